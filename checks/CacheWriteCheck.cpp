@@ -1,0 +1,15 @@
+//===--- CacheWriteCheck.cpp ----------------------------------------------------------===//
+
+#include "CacheWriteCheck.h"
+
+namespace clang::tidy::rematch {
+
+std::string CacheWriteCheck::describe(const Effect &E) const {
+  return "mutates container " + quoted(E.Subject) + " with " + quoted(E.Detail);
+}
+
+std::string CacheWriteCheck::consequence(const Effect &E) const {
+  return "the recomputation in backward mutates it again";
+}
+
+} // namespace clang::tidy::rematch

@@ -1,0 +1,243 @@
+//===--- CheckpointSites.cpp - where callables become recomputed ----------===//
+
+#include "CheckpointSites.h"
+#include "KnownFunctions.h"
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Attr.h"
+#include "clang/AST/DeclCXX.h"
+#include "clang/AST/DeclTemplate.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+
+namespace clang::tidy::rematch {
+
+const std::vector<std::string> &EntryPoints::builtin() {
+  static const std::vector<std::string> Names = {
+      "rematch::Segment::forward",
+      "rematch::Segment::recompute",
+      "rematch::torch::checkpoint",
+      "mlx::core::checkpoint",
+      "ttml::models::common::transformer::memory_efficient_runner",
+  };
+  return Names;
+}
+
+EntryPoints::EntryPoints(const std::vector<std::string> &Extra) {
+  for (const std::string &N : builtin())
+    Names.insert(N);
+  for (const std::string &N : Extra) {
+    llvm::StringRef S = llvm::StringRef(N).trim();
+    S.consume_front("::");
+    if (!S.empty())
+      Names.insert(withoutTemplateArgs(S));
+  }
+}
+
+std::string withoutTemplateArgs(llvm::StringRef Name) {
+  std::string Out;
+  int Depth = 0;
+  for (size_t I = 0; I < Name.size(); ++I) {
+    char C = Name[I];
+    // operator<, operator<< and friends are names, not argument lists.
+    if (Name.substr(I).starts_with("operator")) {
+      size_t End = I + 8;
+      while (End < Name.size() && !std::isalnum((unsigned char)Name[End]) &&
+             Name[End] != '_' && Name[End] != ':' && Name[End] != '(')
+        ++End;
+      if (Depth == 0)
+        Out += Name.substr(I, End - I).str();
+      I = End - 1;
+      continue;
+    }
+    if (C == '<')
+      ++Depth;
+    else if (C == '>' && Depth > 0)
+      --Depth;
+    else if (Depth == 0)
+      Out += C;
+  }
+  return Out;
+}
+
+std::optional<std::string> EntryPoints::match(const FunctionDecl &FD) const {
+  std::string Name = withoutTemplateArgs(canonicalName(FD));
+  if (Names.contains(Name))
+    return Name;
+  return std::nullopt;
+}
+
+bool isRecomputedParam(const FunctionDecl &FD, unsigned I) {
+  auto HasAttr = [I](const FunctionDecl *F) {
+    if (!F || I >= F->getNumParams())
+      return false;
+    for (const auto *A : F->getParamDecl(I)->specific_attrs<AnnotateAttr>())
+      if (A->getAnnotation() == "rematch::recomputed")
+        return true;
+    return false;
+  };
+  if (HasAttr(&FD))
+    return true;
+  if (HasAttr(FD.getTemplateInstantiationPattern()))
+    return true;
+  if (const FunctionTemplateDecl *T = FD.getPrimaryTemplate())
+    return HasAttr(T->getTemplatedDecl());
+  return false;
+}
+
+namespace {
+
+void addCallOperators(const CXXRecordDecl *RD, Callable::Kind K,
+                      std::vector<Callable> &Out,
+                      const LambdaExpr *Lambda = nullptr) {
+  if (!RD || !RD->hasDefinition())
+    return;
+  RD = RD->getDefinition();
+  std::string Name = K == Callable::Functor ? canonicalName(*RD) : "";
+  for (const Decl *D : RD->decls()) {
+    if (const auto *MD = dyn_cast<CXXMethodDecl>(D)) {
+      if (MD->getOverloadedOperator() == OO_Call && MD->hasBody())
+        Out.push_back({K, MD, Name, Lambda});
+    } else if (const auto *FTD = dyn_cast<FunctionTemplateDecl>(D)) {
+      // Generic lambdas and templated operator(): the instantiations are
+      // what runs.
+      const auto *MD = dyn_cast<CXXMethodDecl>(FTD->getTemplatedDecl());
+      if (!MD || MD->getOverloadedOperator() != OO_Call)
+        continue;
+      for (const FunctionDecl *Spec : FTD->specializations())
+        if (Spec->hasBody())
+          Out.push_back({K, Spec, Name, Lambda});
+    }
+  }
+}
+
+const Expr *skipWrappers(const Expr *E) {
+  while (E) {
+    E = E->IgnoreParenImpCasts();
+    if (const auto *M = dyn_cast<MaterializeTemporaryExpr>(E))
+      E = M->getSubExpr();
+    else if (const auto *B = dyn_cast<CXXBindTemporaryExpr>(E))
+      E = B->getSubExpr();
+    else if (const auto *F = dyn_cast<CXXFunctionalCastExpr>(E))
+      E = F->getSubExpr();
+    else if (const auto *C = dyn_cast<ExprWithCleanups>(E))
+      E = C->getSubExpr();
+    else
+      return E;
+  }
+  return E;
+}
+
+bool isStdFunction(QualType T) {
+  const CXXRecordDecl *RD = T.getNonReferenceType()->getAsCXXRecordDecl();
+  return RD && RD->getIdentifier() && RD->getName() == "function" &&
+         canonicalName(*RD) == "std::function";
+}
+
+void collect(const Expr *E, std::vector<Callable> &Out, unsigned Depth) {
+  E = skipWrappers(E);
+  if (!E || Depth > 8)
+    return;
+  if (const auto *L = dyn_cast<LambdaExpr>(E)) {
+    addCallOperators(L->getLambdaClass(), Callable::Lambda, Out, L);
+    return;
+  }
+  if (const auto *UO = dyn_cast<UnaryOperator>(E))
+    if (UO->getOpcode() == UO_AddrOf)
+      return collect(UO->getSubExpr(), Out, Depth + 1);
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
+    if (const auto *FD = dyn_cast<FunctionDecl>(DRE->getDecl())) {
+      if (const FunctionDecl *Def = FD->getDefinition())
+        Out.push_back({Callable::Function, Def, canonicalName(*FD), nullptr});
+      return;
+    }
+    if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl())) {
+      // A local initialised with a lambda (or a std::function built from
+      // one) is that lambda.
+      if (VD->hasLocalStorage() && VD->getInit() &&
+          !VD->getType()->isReferenceType()) {
+        size_t Before = Out.size();
+        collect(VD->getInit(), Out, Depth + 1);
+        if (Out.size() != Before)
+          return;
+      }
+      QualType T = VD->getType().getNonReferenceType();
+      if (const CXXRecordDecl *RD = T->getAsCXXRecordDecl())
+        if (!isStdFunction(T))
+          addCallOperators(RD, RD->isLambda() ? Callable::Lambda
+                                              : Callable::Functor,
+                           Out);
+    }
+    return;
+  }
+  if (const auto *CE = dyn_cast<CXXConstructExpr>(E)) {
+    QualType T = CE->getType();
+    if (isStdFunction(T) || CE->getConstructor()->isCopyOrMoveConstructor()) {
+      if (CE->getNumArgs() > 0)
+        collect(CE->getArg(0), Out, Depth + 1);
+      return;
+    }
+    if (const CXXRecordDecl *RD = T->getAsCXXRecordDecl())
+      addCallOperators(RD, Callable::Functor, Out);
+    return;
+  }
+  if (const auto *IL = dyn_cast<InitListExpr>(E)) {
+    if (const CXXRecordDecl *RD = IL->getType()->getAsCXXRecordDecl())
+      addCallOperators(RD, Callable::Functor, Out);
+    return;
+  }
+}
+
+class SiteFinder : public RecursiveASTVisitor<SiteFinder> {
+public:
+  SiteFinder(const EntryPoints &EP, std::vector<CheckpointSite> &Out)
+      : EP(EP), Out(Out) {}
+
+  bool shouldVisitTemplateInstantiations() const { return true; }
+
+  bool VisitCallExpr(CallExpr *CE) {
+    const FunctionDecl *FD = CE->getDirectCallee();
+    if (!FD)
+      return true;
+    std::optional<std::string> Entry = EP.match(*FD);
+    // Arguments of an operator call on an object start after the object.
+    unsigned Offset = 0;
+    if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(CE))
+      if (isa<CXXMethodDecl>(FD) && OC->getNumArgs() > 0)
+        Offset = 1;
+    CheckpointSite Site;
+    Site.Call = CE;
+    for (unsigned I = Offset; I < CE->getNumArgs(); ++I) {
+      unsigned Param = I - Offset;
+      bool Annotated = isRecomputedParam(*FD, Param);
+      if (!Entry && !Annotated)
+        continue;
+      collect(CE->getArg(I), Site.Callables, 0);
+    }
+    if (Site.Callables.empty())
+      return true;
+    Site.EntryPoint = Entry ? *Entry : canonicalName(*FD);
+    Out.push_back(std::move(Site));
+    return true;
+  }
+
+private:
+  const EntryPoints &EP;
+  std::vector<CheckpointSite> &Out;
+};
+
+} // namespace
+
+std::vector<Callable> callablesOf(const Expr *Arg) {
+  std::vector<Callable> Out;
+  collect(Arg, Out, 0);
+  return Out;
+}
+
+std::vector<CheckpointSite> findCheckpointSites(ASTContext &Ctx,
+                                                const EntryPoints &EP) {
+  std::vector<CheckpointSite> Out;
+  SiteFinder(EP, Out).TraverseAST(Ctx);
+  return Out;
+}
+
+} // namespace clang::tidy::rematch

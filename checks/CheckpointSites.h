@@ -1,0 +1,66 @@
+//===--- CheckpointSites.h - where callables become recomputed -*- C++ -*-===//
+//
+// A checkpoint site is a call to an entry point (built-in, configured, or a
+// parameter annotated [[clang::annotate("rematch::recomputed")]]); every
+// callable argument of it is checkpointed: its body runs again in backward.
+//
+//===----------------------------------------------------------------------===//
+#ifndef REMATCH_CHECKS_CHECKPOINTSITES_H
+#define REMATCH_CHECKS_CHECKPOINTSITES_H
+
+#include "clang/AST/Decl.h"
+#include "clang/AST/ExprCXX.h"
+#include "llvm/ADT/StringSet.h"
+#include <string>
+#include <vector>
+
+namespace clang {
+class ASTContext;
+}
+
+namespace clang::tidy::rematch {
+
+struct Callable {
+  enum Kind { Lambda, Function, Functor } K = Lambda;
+  const FunctionDecl *Body = nullptr;
+  std::string Name; // the function or the functor type; empty for lambdas
+  const LambdaExpr *Expr = nullptr; // the lambda expression, when visible
+};
+
+struct CheckpointSite {
+  const CallExpr *Call = nullptr;
+  std::string EntryPoint; // qualified name of the called entry point
+  std::vector<Callable> Callables;
+};
+
+class EntryPoints {
+public:
+  // The built-in entry points plus Extra (qualified names).
+  explicit EntryPoints(const std::vector<std::string> &Extra);
+
+  // The name FD is known by, when it is an entry point.
+  std::optional<std::string> match(const FunctionDecl &FD) const;
+
+  static const std::vector<std::string> &builtin();
+
+private:
+  llvm::StringSet<> Names;
+};
+
+// Qualified name without template arguments: Runner<int>::run -> Runner::run.
+std::string withoutTemplateArgs(llvm::StringRef Name);
+
+// Parameter I of FD (or of the template it was instantiated from) carries
+// [[clang::annotate("rematch::recomputed")]].
+bool isRecomputedParam(const FunctionDecl &FD, unsigned I);
+
+std::vector<CheckpointSite> findCheckpointSites(ASTContext &Ctx,
+                                                const EntryPoints &EP);
+
+// The callables an argument expression denotes (a lambda, a function, a
+// functor, a std::function built from one of those); empty for data.
+std::vector<Callable> callablesOf(const Expr *Arg);
+
+} // namespace clang::tidy::rematch
+
+#endif

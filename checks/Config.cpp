@@ -1,0 +1,234 @@
+//===--- Config.cpp - .rematch.yaml ---------------------------------------===//
+//
+// Reads `.rematch.yaml` with LLVM's YAML I/O. The YAML library reports its
+// errors through a SourceMgr; we capture the first one and turn it into the
+// clang-style "<path>:<line>:<column>: error: <what>" the driver prints as is.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Config.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/YAMLParser.h"
+#include "llvm/Support/YAMLTraits.h"
+
+using namespace llvm;
+
+namespace clang::tidy::rematch {
+namespace {
+
+// One entry of a list key. Its own type so that a nested sequence or mapping
+// is reported as "expected a string" at the entry rather than as YAML I/O's
+// generic "unexpected scalar".
+struct ListItem {
+  std::string Value;
+};
+
+} // namespace
+} // namespace clang::tidy::rematch
+
+LLVM_YAML_IS_SEQUENCE_VECTOR(clang::tidy::rematch::ListItem)
+
+namespace clang::tidy::rematch {
+namespace {
+
+// A list key bound to its Config member. Users write short lists on one line
+// ("LoggingFunctions: log, trace"), so a scalar is split at commas.
+struct StringList {
+  std::vector<std::string> &Items;
+};
+
+// The Checks key; a wrapper for the same reason as ListItem.
+struct ChecksString {
+  std::optional<std::string> &Value;
+};
+
+const yaml::Node *currentNode(yaml::IO &IO) {
+  // Config is only ever read, so the IO is always an Input.
+  assert(!IO.outputting() && "Config is never written as YAML");
+  return static_cast<yaml::Input &>(IO).getCurrentNode();
+}
+
+// "Key:", "Key: ~" and "Key: null" all mean "nothing here"; the parser only
+// turns the first into a NullNode.
+bool isNull(const yaml::Node *N) {
+  if (isa_and_nonnull<yaml::NullNode>(N))
+    return true;
+  const auto *S = dyn_cast_or_null<yaml::ScalarNode>(N);
+  return S && yaml::isNull(S->getRawValue());
+}
+
+bool isScalar(const yaml::Node *N) {
+  return isa_and_nonnull<yaml::ScalarNode, yaml::BlockScalarNode>(N) &&
+         !isNull(N);
+}
+
+void appendCommaSeparated(StringRef Text, std::vector<std::string> &Out) {
+  SmallVector<StringRef, 8> Parts;
+  Text.split(Parts, ',', /*MaxSplit=*/-1, /*KeepEmpty=*/false);
+  for (StringRef Part : Parts)
+    if (!Part.trim().empty())
+      Out.push_back(Part.trim().str());
+}
+
+// Non-template overloads, found by argument-dependent lookup from YAML I/O's
+// templates; they beat the generic trait-based yamlize overloads.
+void yamlize(yaml::IO &IO, ListItem &Item, bool, yaml::EmptyContext &Ctx) {
+  if (!isScalar(currentNode(IO))) {
+    IO.setError("expected a string");
+    return;
+  }
+  yaml::yamlize(IO, Item.Value, true, Ctx);
+}
+
+void yamlize(yaml::IO &IO, StringList &List, bool, yaml::EmptyContext &Ctx) {
+  const yaml::Node *N = currentNode(IO);
+  // An empty list, as an empty sequence would be.
+  if (isNull(N))
+    return;
+  if (isScalar(N)) {
+    std::string Text;
+    yaml::yamlize(IO, Text, true, Ctx);
+    appendCommaSeparated(Text, List.Items);
+    return;
+  }
+  if (isa_and_nonnull<yaml::SequenceNode>(N)) {
+    std::vector<ListItem> Items;
+    yaml::yamlize(IO, Items, true, Ctx);
+    for (ListItem &Item : Items)
+      List.Items.push_back(std::move(Item.Value));
+    return;
+  }
+  IO.setError("expected a string or a sequence of strings");
+}
+
+void yamlize(yaml::IO &IO, ChecksString &Checks, bool,
+             yaml::EmptyContext &Ctx) {
+  // Left unset: the checks chosen elsewhere stay in force.
+  if (isNull(currentNode(IO)))
+    return;
+  if (!isScalar(currentNode(IO))) {
+    IO.setError("expected a string");
+    return;
+  }
+  std::string Text;
+  yaml::yamlize(IO, Text, true, Ctx);
+  // A block scalar ("Checks: |") ends in a newline that is no part of a glob.
+  Checks.Value = StringRef(Text).trim().str();
+}
+
+void mapList(yaml::IO &IO, const char *Key, std::vector<std::string> &Items) {
+  StringList List{Items};
+  IO.mapOptional(Key, List);
+}
+
+// The first error the YAML library reports; later ones are consequences.
+struct FirstDiagnostic {
+  bool Seen = false;
+  int Line = 0;
+  int Column = 0;
+  std::string Message;
+
+  static void handle(const SMDiagnostic &Diag, void *Context) {
+    auto *Self = static_cast<FirstDiagnostic *>(Context);
+    if (Self->Seen || Diag.getKind() != SourceMgr::DK_Error)
+      return;
+    Self->Seen = true;
+    Self->Line = Diag.getLineNo();
+    Self->Column = Diag.getColumnNo() + 1; // SMDiagnostic's is 0-based
+    Self->Message = Diag.getMessage().str();
+  }
+};
+
+} // namespace
+} // namespace clang::tidy::rematch
+
+namespace llvm::yaml {
+template <> struct MappingTraits<clang::tidy::rematch::Config> {
+  static void mapping(IO &IO, clang::tidy::rematch::Config &C) {
+    using clang::tidy::rematch::mapList;
+    mapList(IO, "CheckpointFunctions", C.CheckpointFunctions);
+    mapList(IO, "LoggingFunctions", C.LoggingFunctions);
+    mapList(IO, "RngFunctions", C.RngFunctions);
+    mapList(IO, "ClockFunctions", C.ClockFunctions);
+    mapList(IO, "IoFunctions", C.IoFunctions);
+    mapList(IO, "ContainerTypes", C.ContainerTypes);
+    mapList(IO, "AllowedGlobals", C.AllowedGlobals);
+    clang::tidy::rematch::ChecksString Checks{C.Checks};
+    IO.mapOptional("Checks", Checks);
+  }
+};
+} // namespace llvm::yaml
+
+namespace clang::tidy::rematch {
+
+void Config::merge(const Config &Other) {
+  auto Append = [](std::vector<std::string> &To,
+                   const std::vector<std::string> &From) {
+    // Set semantics: a name listed at two levels is still one name.
+    for (const std::string &Name : From)
+      if (!llvm::is_contained(To, Name))
+        To.push_back(Name);
+  };
+  Append(CheckpointFunctions, Other.CheckpointFunctions);
+  Append(LoggingFunctions, Other.LoggingFunctions);
+  Append(RngFunctions, Other.RngFunctions);
+  Append(ClockFunctions, Other.ClockFunctions);
+  Append(IoFunctions, Other.IoFunctions);
+  Append(ContainerTypes, Other.ContainerTypes);
+  Append(AllowedGlobals, Other.AllowedGlobals);
+  if (Other.Checks)
+    Checks = Other.Checks;
+  // The most specific source is the one worth naming in messages.
+  if (!Other.Path.empty())
+    Path = Other.Path;
+}
+
+Expected<Config> parseConfig(StringRef Text, StringRef Path) {
+  Config Result;
+  Result.Path = Path.str();
+  FirstDiagnostic Diag;
+  yaml::Input In(MemoryBufferRef(Text, Path), /*Ctxt=*/nullptr,
+                 &FirstDiagnostic::handle, &Diag);
+  In >> Result;
+  if (!In.error())
+    return Result;
+  if (!Diag.Seen)
+    return createStringError(In.error(), "%s: error: invalid configuration",
+                             Path.str().c_str());
+  return createStringError(In.error(), "%s:%d:%d: error: %s",
+                           Path.str().c_str(), Diag.Line, Diag.Column,
+                           Diag.Message.c_str());
+}
+
+Expected<Config> loadConfigFile(StringRef Path) {
+  ErrorOr<std::unique_ptr<MemoryBuffer>> Buffer =
+      MemoryBuffer::getFile(Path, /*IsText=*/true);
+  if (!Buffer)
+    return createStringError(
+        Buffer.getError(), "%s: error: cannot read configuration file: %s",
+        Path.str().c_str(), Buffer.getError().message().c_str());
+  return parseConfig((*Buffer)->getBuffer(), Path);
+}
+
+std::optional<std::string> findConfigFile(StringRef SourceFile) {
+  SmallString<256> Dir(SourceFile);
+  if (sys::fs::make_absolute(Dir))
+    return std::nullopt;
+  sys::path::remove_dots(Dir, /*remove_dot_dot=*/true);
+  sys::path::remove_filename(Dir);
+  for (StringRef D = Dir; !D.empty(); D = sys::path::parent_path(D)) {
+    SmallString<256> Candidate(D);
+    sys::path::append(Candidate, ".rematch.yaml");
+    sys::fs::file_status Status;
+    if (!sys::fs::status(Candidate, Status) &&
+        Status.type() != sys::fs::file_type::directory_file)
+      return std::string(Candidate);
+  }
+  return std::nullopt;
+}
+
+} // namespace clang::tidy::rematch

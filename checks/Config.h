@@ -1,0 +1,55 @@
+//===--- Config.h - .rematch.yaml ------------------------------*- C++ -*-===//
+//
+// What a project tells rematch about itself: extra checkpoint entry points,
+// extra function lists per effect family, globals it vouches for, and which
+// checks run. Read from `.rematch.yaml` found upward from each source file,
+// or from the file given with --config-file.
+//
+//===----------------------------------------------------------------------===//
+#ifndef REMATCH_CHECKS_CONFIG_H
+#define REMATCH_CHECKS_CONFIG_H
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace clang::tidy::rematch {
+
+struct Config {
+  // Qualified names ("nn::checkpoint", "Runner::run"); every callable
+  // argument of a call to one of them is checkpointed.
+  std::vector<std::string> CheckpointFunctions;
+  // Qualified function names added to the built-in lists of each family.
+  std::vector<std::string> LoggingFunctions;
+  std::vector<std::string> RngFunctions;
+  std::vector<std::string> ClockFunctions;
+  std::vector<std::string> IoFunctions;
+  // Qualified class names treated as containers by rematch-cache-write.
+  std::vector<std::string> ContainerTypes;
+  // Qualified variable names that rematch-global-read never reports.
+  std::vector<std::string> AllowedGlobals;
+  // clang-tidy glob list ("-*,rematch-logging"); unset means all checks.
+  std::optional<std::string> Checks;
+  // The file this came from; empty for the built-in defaults.
+  std::string Path;
+
+  // Appends Other's lists to this one's; Other's Checks wins when set.
+  void merge(const Config &Other);
+};
+
+// Parses YAML text. Unknown keys and wrong types are errors; the message is
+// "<Path>:<line>:<column>: error: <what>".
+llvm::Expected<Config> parseConfig(llvm::StringRef Text, llvm::StringRef Path);
+
+// Reads and parses a file; a file that cannot be read is an error naming it.
+llvm::Expected<Config> loadConfigFile(llvm::StringRef Path);
+
+// The nearest `.rematch.yaml` in the directory of SourceFile or any parent
+// directory, if any.
+std::optional<std::string> findConfigFile(llvm::StringRef SourceFile);
+
+} // namespace clang::tidy::rematch
+
+#endif

@@ -1,0 +1,24 @@
+//===--- CounterUpdateCheck.h - rematch-counter-update ---------------------------------*- C++ -*-===//
+#ifndef REMATCH_CHECKS_COUNTERUPDATECHECK_H
+#define REMATCH_CHECKS_COUNTERUPDATECHECK_H
+
+#include "RematchCheck.h"
+
+namespace clang::tidy::rematch {
+
+/// Finds increments and compound assignments of outside state in checkpointed code.
+///
+/// For the user-facing documentation see docs/checks/counter-update.md.
+class CounterUpdateCheck : public RematchCheck {
+public:
+  CounterUpdateCheck(StringRef Name, ClangTidyContext *Context)
+      : RematchCheck(Name, Context, EffectKind::CounterUpdate) {}
+
+protected:
+  std::string describe(const Effect &E) const override;
+  std::string consequence(const Effect &E) const override;
+};
+
+} // namespace clang::tidy::rematch
+
+#endif

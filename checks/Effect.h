@@ -1,0 +1,82 @@
+//===--- Effect.h - one thing a function does to the world -----*- C++ -*-===//
+//
+// The vocabulary shared by the effect collector, the per-function summaries
+// and the checks. An effect says what happened (Kind), to whose state (Root,
+// seen from the function it is recorded in) and where.
+//
+//===----------------------------------------------------------------------===//
+#ifndef REMATCH_CHECKS_EFFECT_H
+#define REMATCH_CHECKS_EFFECT_H
+
+#include "clang/AST/Decl.h"
+#include "clang/AST/Expr.h"
+#include "clang/Basic/SourceLocation.h"
+#include <string>
+#include <vector>
+
+namespace clang::tidy::rematch {
+
+enum class EffectKind {
+  GlobalRead,
+  CounterUpdate,
+  CacheWrite,
+  StateWrite,
+  Logging,
+  Io,
+  UnreplayedRng,
+  Nondeterminism,
+};
+
+// Whose state an effect touches, relative to the function that records it.
+// Everything but Local outlives one call of a checkpointed callable.
+struct Root {
+  enum Kind {
+    Local,         // a local, a temporary, a by-value copy nobody sees twice
+    Static,        // static storage duration
+    This,          // *this (for a lambda: the captured enclosing object)
+    Param,         // what reference/pointer parameter Index refers to
+    Capture,       // a by-reference capture, a mutable lambda's copy, or
+                   // what a captured pointer points to
+    Unconditional, // not about state: logging, I/O, clocks, hidden RNG
+  };
+  Kind K = Local;
+  unsigned Index = 0;
+
+  static Root local() { return {}; }
+  static Root of(Kind K, unsigned Index = 0) { return {K, Index}; }
+  bool isOutside() const { return K != Local; }
+  bool operator==(const Root &O) const {
+    return K == O.K && (K != Param || Index == O.Index);
+  }
+};
+
+struct Effect {
+  EffectKind Kind = EffectKind::StateWrite;
+  Root Target;
+  std::string Subject; // 'g_steps', 'std::cout', 'fopen'
+  std::string Detail;  // '+=', 'push_back'; empty when there is nothing to add
+  SourceLocation Loc;  // in the recording function's body
+  const Expr *Source = nullptr; // the expression, where a fix-it needs it
+  // Set for a read of a namespace-scope global, for the init-capture fix-it.
+  const VarDecl *Var = nullptr;
+  bool Spelled = false; // Var was named unqualified at Loc (fix-it is safe)
+
+  // Set when the effect was inherited from a call: the callee and the index
+  // of the callee's effect it comes from. Loc is then the call.
+  const FunctionDecl *Callee = nullptr;
+  unsigned CalleeEffect = 0;
+  bool Virtual = false; // the call may dispatch to this override
+};
+
+// One call made by a function, with the roots of what the callee can reach.
+struct CallSite {
+  const FunctionDecl *Callee = nullptr;
+  SourceLocation Loc;
+  Root Object;             // root of the implicit object (member calls)
+  std::vector<Root> Args;  // per parameter: root of the referred object
+  bool Virtual = false;
+};
+
+} // namespace clang::tidy::rematch
+
+#endif

@@ -1,0 +1,288 @@
+//===--- EffectAnalysis.cpp - effects of checkpointed code, per TU --------===//
+
+#include "EffectAnalysis.h"
+#include "EffectCollector.h"
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/DeclCXX.h"
+#include "clang/Basic/SourceManager.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/Path.h"
+#include <map>
+#include <mutex>
+#include <tuple>
+
+namespace clang::tidy::rematch {
+
+namespace {
+
+std::vector<std::string> splitList(llvm::StringRef S) {
+  std::vector<std::string> Out;
+  llvm::SmallVector<llvm::StringRef, 8> Parts;
+  S.split(Parts, ',', -1, false);
+  for (llvm::StringRef P : Parts)
+    if (!P.trim().empty())
+      Out.push_back(P.trim().str());
+  return Out;
+}
+
+std::string mainFilePath(ASTContext &Ctx) {
+  const SourceManager &SM = Ctx.getSourceManager();
+  if (OptionalFileEntryRef FE = SM.getFileEntryRefForID(SM.getMainFileID()))
+    return FE->getName().str();
+  return {};
+}
+
+// Where a callee effect lands in the caller, or nothing when it stays local.
+std::optional<Root> mapRoot(const Root &R, const CallSite &C) {
+  switch (R.K) {
+  case Root::Static:
+  case Root::Unconditional:
+    return R;
+  case Root::This:
+    return C.Object.isOutside() ? std::optional<Root>(C.Object) : std::nullopt;
+  case Root::Param:
+    if (R.Index < C.Args.size() && C.Args[R.Index].isOutside())
+      return C.Args[R.Index];
+    return std::nullopt;
+  case Root::Capture:
+  case Root::Local:
+    return std::nullopt;
+  }
+  return std::nullopt;
+}
+
+using EffectKey = std::tuple<int, unsigned, int, unsigned, std::string>;
+
+EffectKey keyOf(const Effect &E) {
+  // Own effects: one per expression, kind and subject. Inherited effects:
+  // one per call, kind and target, however many paths lead there.
+  return {int(E.Kind), E.Loc.getRawEncoding(), int(E.Target.K),
+          E.Target.Index, E.Callee ? std::string() : E.Subject};
+}
+
+} // namespace
+
+EffectAnalysis::EffectAnalysis(ASTContext &Ctx, const AnalysisSettings &S)
+    : Ctx(Ctx) {
+  std::optional<std::string> File;
+  if (!S.ConfigFile.empty())
+    File = S.ConfigFile;
+  else
+    File = findConfigFile(mainFilePath(Ctx));
+  if (File) {
+    llvm::Expected<Config> Loaded = loadConfigFile(*File);
+    if (Loaded)
+      Cfg = std::move(*Loaded);
+    else
+      ConfigError = llvm::toString(Loaded.takeError());
+  }
+  for (std::string &N : splitList(S.CheckpointFunctions))
+    Cfg.CheckpointFunctions.push_back(std::move(N));
+
+  Known = std::make_unique<KnownFunctions>(Cfg);
+  Sites = findCheckpointSites(Ctx, EntryPoints(Cfg.CheckpointFunctions));
+
+  std::vector<const FunctionDecl *> Roots;
+  for (const CheckpointSite &Site : Sites)
+    for (const Callable &C : Site.Callables)
+      Roots.push_back(C.Body);
+  computeSummaries(Roots);
+  computeFindings();
+}
+
+EffectAnalysis::~EffectAnalysis() = default;
+
+bool EffectAnalysis::claimConfigErrorReport() {
+  if (ConfigErrorClaimed)
+    return false;
+  ConfigErrorClaimed = true;
+  return true;
+}
+
+const FunctionSummary *
+EffectAnalysis::summary(const FunctionDecl *FD) const {
+  auto It = Summaries.find(FD);
+  return It == Summaries.end() ? nullptr : It->second.get();
+}
+
+// Tarjan's algorithm with an explicit stack, so a call chain thousands deep
+// cannot overflow the native stack; each strongly connected component is
+// iterated to a fixed point once its callees are final.
+void EffectAnalysis::computeSummaries(
+    const std::vector<const FunctionDecl *> &Roots) {
+  const SourceManager &SM = Ctx.getSourceManager();
+  llvm::DenseMap<const FunctionDecl *, DirectFacts> Facts;
+  llvm::DenseMap<const FunctionDecl *, unsigned> Index, Low;
+  llvm::DenseSet<const FunctionDecl *> OnStack;
+  std::vector<const FunctionDecl *> Stack;
+  unsigned Next = 0;
+
+  auto analysable = [&](const FunctionDecl *FD) -> const FunctionDecl * {
+    if (!FD)
+      return nullptr;
+    const FunctionDecl *Def = FD->getDefinition();
+    if (!Def || isModelledByName(*Def, SM))
+      return nullptr;
+    return Def;
+  };
+  auto callees = [&](const FunctionDecl *FD) {
+    std::vector<const FunctionDecl *> Out;
+    for (const CallSite &C : Facts[FD].Calls)
+      if (const FunctionDecl *Def = analysable(C.Callee))
+        Out.push_back(Def);
+    return Out;
+  };
+
+  auto solveComponent = [&](llvm::ArrayRef<const FunctionDecl *> SCC) {
+    for (const FunctionDecl *FD : SCC) {
+      auto S = std::make_unique<FunctionSummary>();
+      S->Effects = Facts[FD].Effects;
+      Summaries[FD] = std::move(S);
+    }
+    std::map<const FunctionDecl *, std::set<EffectKey>> Seen;
+    for (const FunctionDecl *FD : SCC)
+      for (const Effect &E : Summaries[FD]->Effects)
+        Seen[FD].insert(keyOf(E));
+    bool Changed = true;
+    while (Changed) {
+      Changed = false;
+      for (const FunctionDecl *FD : SCC) {
+        for (const CallSite &C : Facts[FD].Calls) {
+          const FunctionDecl *Def = analysable(C.Callee);
+          if (!Def)
+            continue;
+          auto It = Summaries.find(Def);
+          if (It == Summaries.end())
+            continue;
+          // Copy: the callee may be FD itself and grow while we read it.
+          std::vector<Effect> CalleeEffects = It->second->Effects;
+          for (unsigned I = 0; I < CalleeEffects.size(); ++I) {
+            std::optional<Root> R = mapRoot(CalleeEffects[I].Target, C);
+            if (!R)
+              continue;
+            Effect E;
+            E.Kind = CalleeEffects[I].Kind;
+            E.Target = *R;
+            E.Subject = CalleeEffects[I].Subject;
+            E.Detail = CalleeEffects[I].Detail;
+            E.Loc = C.Loc;
+            E.Callee = Def;
+            E.CalleeEffect = I;
+            E.Virtual = C.Virtual;
+            if (Seen[FD].insert(keyOf(E)).second) {
+              Summaries[FD]->Effects.push_back(std::move(E));
+              Changed = true;
+            }
+          }
+        }
+      }
+    }
+  };
+
+  struct Frame {
+    const FunctionDecl *FD;
+    std::vector<const FunctionDecl *> Succ;
+    size_t Pos = 0;
+  };
+  std::vector<Frame> Work;
+  auto push = [&](const FunctionDecl *FD) {
+    Facts[FD] = collectDirectFacts(*FD, Ctx, *Known);
+    Index[FD] = Low[FD] = Next++;
+    Stack.push_back(FD);
+    OnStack.insert(FD);
+    Work.push_back({FD, callees(FD)});
+  };
+
+  for (const FunctionDecl *Root : Roots) {
+    const FunctionDecl *Def = Root && Root->hasBody() ? Root : nullptr;
+    if (!Def || Index.count(Def))
+      continue;
+    push(Def);
+    while (!Work.empty()) {
+      Frame &F = Work.back();
+      if (F.Pos < F.Succ.size()) {
+        const FunctionDecl *W = F.Succ[F.Pos++];
+        if (!Index.count(W)) {
+          push(W);
+        } else if (OnStack.count(W)) {
+          Low[F.FD] = std::min(Low[F.FD], Index[W]);
+        }
+        continue;
+      }
+      const FunctionDecl *V = F.FD;
+      Work.pop_back();
+      if (!Work.empty())
+        Low[Work.back().FD] = std::min(Low[Work.back().FD], Low[V]);
+      if (Low[V] == Index[V]) {
+        std::vector<const FunctionDecl *> SCC;
+        const FunctionDecl *W;
+        do {
+          W = Stack.back();
+          Stack.pop_back();
+          OnStack.erase(W);
+          SCC.push_back(W);
+        } while (W != V);
+        solveComponent(SCC);
+      }
+    }
+  }
+}
+
+void EffectAnalysis::computeFindings() {
+  std::set<std::pair<int, unsigned>> Reported;
+  for (const CheckpointSite &Site : Sites)
+    for (const Callable &C : Site.Callables) {
+      const FunctionSummary *S = summary(C.Body);
+      if (!S)
+        continue;
+      for (const Effect &E : S->Effects) {
+        if (!E.Target.isOutside())
+          continue;
+        if (!Reported.insert({int(E.Kind), E.Loc.getRawEncoding()}).second)
+          continue;
+        Findings.push_back({&E, &Site, &C});
+      }
+    }
+}
+
+std::vector<ChainStep> EffectAnalysis::chain(const FunctionDecl *Body,
+                                             const Effect &E) const {
+  std::vector<ChainStep> Steps;
+  const FunctionDecl *In = Body;
+  const Effect *Cur = &E;
+  while (Cur && Steps.size() < 64) {
+    Steps.push_back({In, Cur});
+    if (!Cur->Callee)
+      break;
+    const FunctionSummary *S = summary(Cur->Callee);
+    if (!S || Cur->CalleeEffect >= S->Effects.size())
+      break;
+    In = Cur->Callee;
+    Cur = &S->Effects[Cur->CalleeEffect];
+  }
+  return Steps;
+}
+
+std::shared_ptr<EffectAnalysis> getSharedAnalysis(ASTContext &Ctx,
+                                                  const AnalysisSettings &S) {
+  static std::mutex Mutex;
+  static std::map<const ASTContext *, std::weak_ptr<EffectAnalysis>> Cache;
+  {
+    std::lock_guard<std::mutex> Lock(Mutex);
+    for (auto It = Cache.begin(); It != Cache.end();)
+      It = It->second.expired() ? Cache.erase(It) : std::next(It);
+    auto It = Cache.find(&Ctx);
+    if (It != Cache.end())
+      if (std::shared_ptr<EffectAnalysis> Existing = It->second.lock())
+        return Existing;
+  }
+  // Computed outside the lock: other threads analyse other contexts, and
+  // the checks of one context run on one thread.
+  auto Fresh = std::make_shared<EffectAnalysis>(Ctx, S);
+  std::lock_guard<std::mutex> Lock(Mutex);
+  Cache[&Ctx] = Fresh;
+  return Fresh;
+}
+
+} // namespace clang::tidy::rematch

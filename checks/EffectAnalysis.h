@@ -1,0 +1,89 @@
+//===--- EffectAnalysis.h - effects of checkpointed code, per TU -*- C++ -*-===//
+//
+// Computed once per translation unit and shared by every rematch check: the
+// checkpoint sites, an effect summary per function (its own effects plus
+// those of everything it calls, mapped to its own roots), and the findings:
+// effects on outside state reachable from a checkpointed callable. Checks
+// only filter by kind and report.
+//
+//===----------------------------------------------------------------------===//
+#ifndef REMATCH_CHECKS_EFFECTANALYSIS_H
+#define REMATCH_CHECKS_EFFECTANALYSIS_H
+
+#include "CheckpointSites.h"
+#include "Config.h"
+#include "Effect.h"
+#include "KnownFunctions.h"
+#include "llvm/ADT/DenseMap.h"
+#include <memory>
+
+namespace clang {
+class ASTContext;
+}
+
+namespace clang::tidy::rematch {
+
+struct FunctionSummary {
+  std::vector<Effect> Effects; // own effects first, then inherited ones
+};
+
+struct Finding {
+  const Effect *E = nullptr;            // in the callable's summary
+  const CheckpointSite *Site = nullptr; // the first site that checkpoints it
+  const Callable *Target = nullptr;
+};
+
+// One step of a call chain, from the checkpointed callable to the effect.
+struct ChainStep {
+  const FunctionDecl *In = nullptr; // the function the step is in
+  const Effect *E = nullptr;        // a call (E->Callee set) or the effect
+};
+
+// What the analysis needs to know besides the AST.
+struct AnalysisSettings {
+  std::string CheckpointFunctions; // comma-separated, from the option
+  std::string ConfigFile;          // explicit .rematch.yaml; empty: discover
+};
+
+class EffectAnalysis {
+public:
+  EffectAnalysis(ASTContext &Ctx, const AnalysisSettings &S);
+  ~EffectAnalysis();
+
+  const Config &config() const { return Cfg; }
+  // Non-empty when the configuration could not be read ("file:line:col: ...").
+  const std::string &configError() const { return ConfigError; }
+  // True exactly once, for the first caller: who reports the config error.
+  bool claimConfigErrorReport();
+
+  const std::vector<CheckpointSite> &sites() const { return Sites; }
+  const std::vector<Finding> &findings() const { return Findings; }
+  const FunctionSummary *summary(const FunctionDecl *FD) const;
+
+  // The steps from the callable's body down to the effect itself.
+  std::vector<ChainStep> chain(const FunctionDecl *Body,
+                               const Effect &E) const;
+
+private:
+  void computeSummaries(const std::vector<const FunctionDecl *> &Roots);
+  void computeFindings();
+
+  ASTContext &Ctx;
+  Config Cfg;
+  std::string ConfigError;
+  bool ConfigErrorClaimed = false;
+  std::unique_ptr<KnownFunctions> Known;
+  std::vector<CheckpointSite> Sites;
+  llvm::DenseMap<const FunctionDecl *, std::unique_ptr<FunctionSummary>>
+      Summaries;
+  std::vector<Finding> Findings;
+};
+
+// The analysis of Ctx, shared by the checks of one clang-tidy run: the first
+// check to ask computes it; it lives while any check holds it.
+std::shared_ptr<EffectAnalysis> getSharedAnalysis(ASTContext &Ctx,
+                                                  const AnalysisSettings &S);
+
+} // namespace clang::tidy::rematch
+
+#endif

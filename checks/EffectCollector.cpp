@@ -1,0 +1,921 @@
+//===--- EffectCollector.cpp - the direct effects of one body -------------===//
+
+#include "EffectCollector.h"
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/DeclCXX.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/Basic/SourceManager.h"
+#include "clang/Lex/Lexer.h"
+#include "llvm/ADT/SmallPtrSet.h"
+
+namespace clang::tidy::rematch {
+
+bool isRecomputingCall(const Expr *E) {
+  if (!E)
+    return false;
+  const auto *Call = dyn_cast<CallExpr>(E->IgnoreParenImpCasts());
+  if (!Call)
+    return false;
+  const FunctionDecl *FD = Call->getDirectCallee();
+  return FD && FD->getIdentifier() && FD->getName() == "recomputing" &&
+         canonicalName(*FD) == "rematch::recomputing";
+}
+
+bool isModelledByName(const FunctionDecl &FD, const SourceManager &SM) {
+  if (!FD.hasBody())
+    return true;
+  if (SM.isInSystemHeader(FD.getLocation()))
+    return true;
+  const DeclContext *DC = FD.getDeclContext();
+  while (DC && !DC->isTranslationUnit()) {
+    if (const auto *NS = dyn_cast<NamespaceDecl>(DC))
+      if (!NS->isInline() && NS->getParent()->isTranslationUnit() &&
+          NS->getIdentifier() && NS->getName() == "std")
+        return true;
+    DC = DC->getParent();
+  }
+  return false;
+}
+
+namespace {
+
+// How a guard condition confines its branches.
+enum class Guard {
+  None,
+  Both,     // `recomputing()` or `!recomputing()`: each branch runs in one pass
+  ThenOnly, // `!recomputing() && ...`: the then-branch never runs in recompute
+};
+
+Guard guardOf(const Expr *Cond) {
+  if (!Cond)
+    return Guard::None;
+  Cond = Cond->IgnoreParenImpCasts();
+  if (isRecomputingCall(Cond))
+    return Guard::Both;
+  if (const auto *UO = dyn_cast<UnaryOperator>(Cond))
+    if (UO->getOpcode() == UO_LNot && isRecomputingCall(UO->getSubExpr()))
+      return Guard::Both;
+  if (const auto *BO = dyn_cast<BinaryOperator>(Cond))
+    if (BO->getOpcode() == BO_LAnd &&
+        (guardOf(BO->getLHS()) != Guard::None ||
+         guardOf(BO->getRHS()) != Guard::None))
+      return Guard::ThenOnly;
+  return Guard::None;
+}
+
+// `if (rematch::recomputing()) return ...;` (or throw): the rest of the
+// enclosing block runs in the original forward only.
+bool isEarlyExitGuard(const Stmt *S) {
+  const auto *If = dyn_cast<IfStmt>(S);
+  if (!If || If->getElse() || !isRecomputingCall(If->getCond()))
+    return false;
+  const Stmt *Then = If->getThen();
+  if (const auto *CS = dyn_cast<CompoundStmt>(Then)) {
+    if (CS->size() != 1)
+      return false;
+    Then = CS->body_front();
+  }
+  if (const auto *E = dyn_cast<Expr>(Then))
+    return isa<CXXThrowExpr>(E->IgnoreParenImpCasts());
+  return isa<ReturnStmt>(Then);
+}
+
+bool isStdStreamObject(const VarDecl *VD) {
+  if (!VD || !VD->getIdentifier())
+    return false;
+  llvm::StringRef N = VD->getName();
+  if (N != "cout" && N != "cerr" && N != "clog" && N != "wcout" &&
+      N != "wcerr" && N != "wclog")
+    return false;
+  return canonicalName(*VD) == ("std::" + N).str();
+}
+
+bool isStdFileHandle(const Expr *E) {
+  E = E->IgnoreParenImpCasts();
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
+    if (DRE->getDecl()->getIdentifier()) {
+      llvm::StringRef N = DRE->getDecl()->getName();
+      return N == "stdout" || N == "stderr" || N == "_IO_2_1_stdout_" ||
+             N == "_IO_2_1_stderr_";
+    }
+  // glibc's stdout is a macro for the variable `stdout`; others use
+  // (&__sF[1]) or similar: accept those by spelling.
+  return false;
+}
+
+std::optional<llvm::APSInt> intValue(const Expr *E, const ASTContext &Ctx) {
+  Expr::EvalResult R;
+  if (E && !E->isValueDependent() && E->EvaluateAsInt(R, Ctx))
+    return R.Val.getInt();
+  return std::nullopt;
+}
+
+class BodyWalker : public RecursiveASTVisitor<BodyWalker> {
+  using Base = RecursiveASTVisitor<BodyWalker>;
+
+public:
+  BodyWalker(const FunctionDecl &FD, ASTContext &Ctx,
+             const KnownFunctions &Known, DirectFacts &Out)
+      : FD(FD), Ctx(Ctx), SM(Ctx.getSourceManager()), Known(Known),
+        Out(Out) {
+    if (const auto *MD = dyn_cast<CXXMethodDecl>(&FD)) {
+      const CXXRecordDecl *RD = MD->getParent();
+      if (RD && RD->isLambda()) {
+        Lambda = RD;
+        LambdaMutable = !MD->isConst();
+      }
+    }
+  }
+
+  bool shouldVisitTemplateInstantiations() const { return true; }
+  bool shouldVisitLambdaBody() const { return true; }
+
+  void run() {
+    if (const Stmt *Body = FD.getBody())
+      TraverseStmt(const_cast<Stmt *>(Body));
+    if (const auto *Ctor = dyn_cast<CXXConstructorDecl>(&FD))
+      for (const CXXCtorInitializer *Init : Ctor->inits())
+        if (Init->isWritten())
+          TraverseStmt(Init->getInit());
+    flushReads();
+  }
+
+  // --- guards ---------------------------------------------------------------
+
+  bool TraverseIfStmt(IfStmt *S) {
+    if (S->isConstexpr()) {
+      if (S->getInit())
+        TraverseStmt(S->getInit());
+      if (std::optional<Stmt *> Taken = S->getNondiscardedCase(Ctx)) {
+        if (*Taken)
+          TraverseStmt(*Taken);
+        return true;
+      }
+      return Base::TraverseIfStmt(S);
+    }
+    Guard G = guardOf(S->getCond());
+    if (G == Guard::None)
+      return Base::TraverseIfStmt(S);
+    if (S->getInit())
+      TraverseStmt(S->getInit());
+    TraverseStmt(S->getCond());
+    ++GuardDepth;
+    TraverseStmt(S->getThen());
+    if (G == Guard::ThenOnly)
+      --GuardDepth;
+    if (S->getElse())
+      TraverseStmt(S->getElse());
+    if (G == Guard::Both)
+      --GuardDepth;
+    return true;
+  }
+
+  bool TraverseCompoundStmt(CompoundStmt *S) {
+    unsigned Entered = 0;
+    for (Stmt *Child : S->body()) {
+      TraverseStmt(Child);
+      if (isEarlyExitGuard(Child)) {
+        ++GuardDepth;
+        ++Entered;
+      }
+    }
+    GuardDepth -= Entered;
+    return true;
+  }
+
+  // Unevaluated operands read nothing.
+  bool TraverseUnaryExprOrTypeTraitExpr(UnaryExprOrTypeTraitExpr *) {
+    return true;
+  }
+  bool TraverseCXXNoexceptExpr(CXXNoexceptExpr *) { return true; }
+  bool TraverseCXXTypeidExpr(CXXTypeidExpr *E) {
+    return E->isPotentiallyEvaluated() ? Base::TraverseCXXTypeidExpr(E) : true;
+  }
+  bool TraverseDecltypeTypeLoc(DecltypeTypeLoc) { return true; }
+  // Static assertions and the like are compile time.
+  bool TraverseStaticAssertDecl(StaticAssertDecl *) { return true; }
+
+  // A function-local static's initialisation runs once, not per pass.
+  bool TraverseVarDecl(VarDecl *VD) {
+    if (VD->isStaticLocal())
+      return true;
+    return Base::TraverseVarDecl(VD);
+  }
+
+  // Default arguments are evaluated by the call inside the body: their
+  // effects are reported at the call.
+  bool VisitCXXDefaultArgExpr(CXXDefaultArgExpr *E) {
+    SourceLocation Saved = LocOverride;
+    if (LocOverride.isInvalid())
+      LocOverride = E->getUsedLocation();
+    TraverseStmt(E->getExpr());
+    LocOverride = Saved;
+    return true;
+  }
+
+  // --- writes -----------------------------------------------------------------
+
+  bool VisitUnaryOperator(UnaryOperator *UO) {
+    if (UO->isIncrementDecrementOp()) {
+      record(EffectKind::CounterUpdate, UO->getSubExpr(), UO->getBeginLoc(),
+             UO->isIncrementOp() ? "++" : "--");
+    } else if (UO->getOpcode() == UO_AddrOf) {
+      consume(UO->getSubExpr());
+    }
+    return true;
+  }
+
+  bool VisitBinaryOperator(BinaryOperator *BO) {
+    if (BO->getOpcode() == BO_Assign) {
+      if (!isMapSubscript(BO->getLHS()))
+        record(EffectKind::StateWrite, BO->getLHS(), BO->getBeginLoc(), "");
+      consume(BO->getLHS());
+    } else if (BO->isCompoundAssignmentOp()) {
+      record(EffectKind::CounterUpdate, BO->getLHS(), BO->getBeginLoc(),
+             BO->getOpcodeStr().str());
+    }
+    return true;
+  }
+
+  bool VisitCallExpr(CallExpr *CE) {
+    if (auto *OC = dyn_cast<CXXOperatorCallExpr>(CE))
+      return visitOperatorCall(OC);
+    if (auto *MC = dyn_cast<CXXMemberCallExpr>(CE))
+      return visitMemberCall(MC);
+    const FunctionDecl *Callee = CE->getDirectCallee();
+    if (!Callee)
+      return true;
+    if (isRecomputingCall(CE))
+      return true;
+    switch (Known.classify(*Callee)) {
+    case Family::None:
+      break;
+    case Family::Logging:
+      recordUnconditional(EffectKind::Logging, CE, Callee);
+      return true;
+    case Family::Io:
+      recordUnconditional(EffectKind::Io, CE, Callee);
+      return true;
+    case Family::Rng:
+      recordUnconditional(EffectKind::UnreplayedRng, CE, Callee);
+      return true;
+    case Family::Clock:
+      recordUnconditional(EffectKind::Nondeterminism, CE, Callee);
+      return true;
+    }
+    if (visitCStdio(CE, *Callee))
+      return true;
+    if (Callee->getIdentifier() && Callee->getName() == "getline" &&
+        CE->getNumArgs() > 0 && Known.isFileStream(CE->getArg(0)->getType())) {
+      recordStream(CE->getArg(0), CE->getBeginLoc(), "getline");
+      return true;
+    }
+    addCall(*Callee, CE->getBeginLoc(), nullptr, CE->arguments(), false);
+    return true;
+  }
+
+  bool VisitCXXConstructExpr(CXXConstructExpr *CE) {
+    QualType T = CE->getType();
+    if (Known.isFileStream(T) && CE->getNumArgs() > 0 &&
+        !CE->getConstructor()->isCopyOrMoveConstructor()) {
+      addEffect(EffectKind::Io, Root::of(Root::Unconditional),
+                typeName(T), "", CE->getBeginLoc());
+      return true;
+    }
+    const CXXConstructorDecl *Ctor = CE->getConstructor();
+    if (Known.classify(*Ctor) == Family::Logging) {
+      addEffect(EffectKind::Logging, Root::of(Root::Unconditional),
+                canonicalName(*Ctor->getParent()), "", CE->getBeginLoc());
+      return true;
+    }
+    addCall(*Ctor, CE->getBeginLoc(), nullptr,
+            llvm::ArrayRef(CE->getArgs(), CE->getNumArgs()), false);
+    return true;
+  }
+
+  // --- reads ----------------------------------------------------------------
+
+  bool VisitDeclRefExpr(DeclRefExpr *DRE) {
+    if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()))
+      if (isMutableGlobal(VD))
+        Reads.push_back({DRE, VD, loc(DRE->getBeginLoc()),
+                         !DRE->hasQualifier() && LocOverride.isInvalid()});
+    return true;
+  }
+
+  bool VisitMemberExpr(MemberExpr *ME) {
+    // Static data members reached through an object: obj.count.
+    if (const auto *VD = dyn_cast<VarDecl>(ME->getMemberDecl()))
+      if (isMutableGlobal(VD))
+        Reads.push_back({ME, VD, loc(ME->getMemberLoc()), false});
+    return true;
+  }
+
+private:
+  struct PendingRead {
+    const Expr *E;
+    const VarDecl *VD;
+    SourceLocation Loc;
+    bool Unqualified;
+  };
+
+  // --- operator and member calls ------------------------------------------
+
+  bool visitOperatorCall(CXXOperatorCallExpr *OC) {
+    OverloadedOperatorKind Op = OC->getOperator();
+    const auto *Callee = dyn_cast_or_null<FunctionDecl>(OC->getCalleeDecl());
+    if (OC->getNumArgs() == 0)
+      return true;
+    const Expr *Obj = OC->getArg(0);
+
+    if (Op == OO_LessLess || Op == OO_GreaterGreater) {
+      if (InnerShifts.contains(OC))
+        return true;
+      // Mark the inner operators of a chain so a whole statement is one
+      // effect, reported at its start.
+      const Expr *Base = Obj->IgnoreParenImpCasts();
+      while (const auto *Inner = dyn_cast<CXXOperatorCallExpr>(Base)) {
+        if (Inner->getOperator() != Op || Inner->getNumArgs() == 0)
+          break;
+        InnerShifts.insert(Inner);
+        Base = Inner->getArg(0)->IgnoreParenImpCasts();
+      }
+      if (const VarDecl *Stream = streamObject(Base)) {
+        consume(Base);
+        addEffect(EffectKind::Logging, Root::of(Root::Unconditional),
+                  canonicalName(*Stream), "", OC->getBeginLoc(), OC);
+        return true;
+      }
+      if (Known.isFileStream(Base->getType())) {
+        recordStream(Base, OC->getBeginLoc(), Op == OO_LessLess ? "<<" : ">>");
+        return true;
+      }
+    }
+
+    if (Op == OO_Subscript && Known.isMapLike(Obj->getType())) {
+      record(EffectKind::CacheWrite, Obj, OC->getBeginLoc(), "operator[]");
+      return true;
+    }
+
+    if (Op == OO_Equal && Callee && isa<CXXMethodDecl>(Callee)) {
+      if (!isMapSubscript(Obj))
+        record(EffectKind::StateWrite, Obj, OC->getBeginLoc(), "");
+      consume(Obj);
+      return true;
+    }
+    if (Op == OO_PlusPlus || Op == OO_MinusMinus) {
+      record(EffectKind::CounterUpdate, Obj, OC->getBeginLoc(),
+             Op == OO_PlusPlus ? "++" : "--");
+      return true;
+    }
+    if (isCompoundAssignOperator(Op)) {
+      record(EffectKind::CounterUpdate, Obj, OC->getBeginLoc(),
+             getOperatorSpelling(Op));
+      return true;
+    }
+
+    if (Op == OO_Call) {
+      QualType T = Obj->getType();
+      if (Known.isReplayedGenerator(T)) {
+        consume(Obj);
+        return true;
+      }
+      if (Known.isRandomDevice(T)) {
+        consume(Obj);
+        addEffect(EffectKind::UnreplayedRng, Root::of(Root::Unconditional),
+                  "std::random_device", "", OC->getBeginLoc());
+        return true;
+      }
+      if (Known.isRandomEngine(T)) {
+        record(EffectKind::UnreplayedRng, Obj, OC->getBeginLoc(), "");
+        return true;
+      }
+      // A distribution called with an engine: the draw is from the engine.
+      for (unsigned I = 1; I < OC->getNumArgs(); ++I) {
+        const Expr *Arg = OC->getArg(I);
+        if (Known.isReplayedGenerator(Arg->getType()) ||
+            isReplayedEngineAccess(Arg)) {
+          consume(Arg);
+          return true;
+        }
+        if (Known.isRandomEngine(Arg->getType())) {
+          record(EffectKind::UnreplayedRng, Arg, OC->getBeginLoc(), "");
+          return true;
+        }
+        if (Known.isRandomDevice(Arg->getType())) {
+          consume(Arg);
+          addEffect(EffectKind::UnreplayedRng, Root::of(Root::Unconditional),
+                    "std::random_device", "", OC->getBeginLoc());
+          return true;
+        }
+      }
+    }
+
+    if (Callee) {
+      if (const auto *MD = dyn_cast<CXXMethodDecl>(Callee))
+        if (!MD->isStatic()) {
+          addCall(*Callee, OC->getBeginLoc(), Obj,
+                  llvm::ArrayRef(OC->getArgs() + 1, OC->getNumArgs() - 1),
+                  MD->isVirtual());
+          return true;
+        }
+      addCall(*Callee, OC->getBeginLoc(), nullptr,
+              llvm::ArrayRef(OC->getArgs(), OC->getNumArgs()), false);
+    }
+    return true;
+  }
+
+  bool visitMemberCall(CXXMemberCallExpr *MC) {
+    const CXXMethodDecl *MD = MC->getMethodDecl();
+    const Expr *Obj = MC->getImplicitObjectArgument();
+    if (!MD || !Obj)
+      return true;
+    QualType T = Obj->getType();
+    if (MC->getCallee()->IgnoreParenImpCasts() &&
+        isa<MemberExpr>(MC->getCallee()->IgnoreParenImpCasts()) &&
+        cast<MemberExpr>(MC->getCallee()->IgnoreParenImpCasts())->isArrow())
+      T = T->getPointeeType();
+    llvm::StringRef Name = MD->getIdentifier() ? MD->getName() : "";
+
+    switch (Known.classify(*MD)) {
+    case Family::None:
+      break;
+    case Family::Logging:
+      recordUnconditional(EffectKind::Logging, MC, MD);
+      return true;
+    case Family::Io:
+      recordUnconditional(EffectKind::Io, MC, MD);
+      return true;
+    case Family::Rng:
+      recordUnconditional(EffectKind::UnreplayedRng, MC, MD);
+      return true;
+    case Family::Clock:
+      recordUnconditional(EffectKind::Nondeterminism, MC, MD);
+      return true;
+    }
+
+    if (Known.isContainer(T)) {
+      if (KnownFunctions::isMutatingContainerMethod(Name))
+        record(EffectKind::CacheWrite, Obj, MC->getBeginLoc(), Name.str());
+      return true;
+    }
+    if (isAtomic(T)) {
+      if (Name.starts_with("fetch_"))
+        record(EffectKind::CounterUpdate, Obj, MC->getBeginLoc(), Name.str());
+      else if (Name == "store" || Name == "exchange" ||
+               Name.starts_with("compare_exchange"))
+        record(EffectKind::StateWrite, Obj, MC->getBeginLoc(), Name.str());
+      return true;
+    }
+    if (Known.isReplayedGenerator(T)) {
+      consume(Obj);
+      return true;
+    }
+    if (Known.isRandomEngine(T)) {
+      if (Name == "discard" || Name == "operator()")
+        record(EffectKind::UnreplayedRng, Obj, MC->getBeginLoc(), Name.str());
+      else if (Name == "seed")
+        record(EffectKind::StateWrite, Obj, MC->getBeginLoc(), "seed");
+      return true;
+    }
+    if (Known.isFileStream(T)) {
+      if (Name == "open")
+        addEffect(EffectKind::Io, Root::of(Root::Unconditional),
+                  typeName(T), "open", MC->getBeginLoc());
+      else if (Name == "write" || Name == "read" || Name == "put" ||
+               Name == "get" || Name == "getline" || Name == "flush" ||
+               Name == "close")
+        recordStream(Obj, MC->getBeginLoc(), Name.str());
+      return true;
+    }
+    if (const VarDecl *Stream = streamObject(Obj)) {
+      consume(Obj);
+      if (Name == "write" || Name == "put" || Name == "flush" ||
+          Name == "operator<<")
+        addEffect(EffectKind::Logging, Root::of(Root::Unconditional),
+                  canonicalName(*Stream), Name.str(), MC->getBeginLoc());
+      return true;
+    }
+    if (MD->isStatic()) {
+      addCall(*MD, MC->getBeginLoc(), nullptr, MC->arguments(), false);
+      return true;
+    }
+    addCall(*MD, MC->getBeginLoc(), Obj, MC->arguments(),
+            MD->isVirtual() && !isa<CXXThisExpr>(Obj->IgnoreParenImpCasts()));
+    return true;
+  }
+
+  // fprintf(stdout, ...) is logging, fprintf(file, ...) is I/O; likewise
+  // write(1|2, ...) against write(fd, ...).
+  bool visitCStdio(const CallExpr *CE, const FunctionDecl &Callee) {
+    std::string Name = canonicalName(Callee);
+    int StreamArg = -1;
+    if (Name == "fprintf" || Name == "vfprintf" || Name == "fflush" ||
+        Name == "fscanf")
+      StreamArg = 0;
+    else if (Name == "fputs" || Name == "fputc" || Name == "putc")
+      StreamArg = 1;
+    else if (Name == "fwrite")
+      StreamArg = 3;
+    if (StreamArg >= 0 && (unsigned)StreamArg < CE->getNumArgs()) {
+      bool Std = isStdFileHandle(CE->getArg(StreamArg));
+      addEffect(Std ? EffectKind::Logging : EffectKind::Io,
+                Root::of(Root::Unconditional), Name, "", CE->getBeginLoc(), CE);
+      return true;
+    }
+    if (Name == "write" && CE->getNumArgs() == 3) {
+      std::optional<llvm::APSInt> Fd = intValue(CE->getArg(0), Ctx);
+      bool Std = Fd && (*Fd == 1 || *Fd == 2);
+      addEffect(Std ? EffectKind::Logging : EffectKind::Io,
+                Root::of(Root::Unconditional), Name, "", CE->getBeginLoc(), CE);
+      return true;
+    }
+    return false;
+  }
+
+  // --- roots ----------------------------------------------------------------
+
+  // The root of the object an lvalue designates.
+  Root rootOf(const Expr *E, unsigned Depth = 0) {
+    if (!E || Depth > 16)
+      return Root::local();
+    E = E->IgnoreParenImpCasts();
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
+      if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()))
+        return rootOfVar(VD, /*Pointee=*/false, Depth);
+      return Root::local();
+    }
+    if (const auto *ME = dyn_cast<MemberExpr>(E)) {
+      if (isa<VarDecl>(ME->getMemberDecl()))
+        return Root::of(Root::Static);
+      if (ME->isArrow())
+        return pointeeRoot(ME->getBase(), Depth + 1);
+      return rootOf(ME->getBase(), Depth + 1);
+    }
+    if (isa<CXXThisExpr>(E))
+      return thisRoot();
+    if (const auto *UO = dyn_cast<UnaryOperator>(E)) {
+      if (UO->getOpcode() == UO_Deref)
+        return pointeeRoot(UO->getSubExpr(), Depth + 1);
+      return Root::local();
+    }
+    if (const auto *AS = dyn_cast<ArraySubscriptExpr>(E)) {
+      const Expr *B = AS->getBase()->IgnoreParenImpCasts();
+      if (B->getType()->isArrayType())
+        return rootOf(B, Depth + 1);
+      return pointeeRoot(AS->getBase(), Depth + 1);
+    }
+    if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(E)) {
+      if (OC->getNumArgs() == 0)
+        return Root::local();
+      switch (OC->getOperator()) {
+      case OO_Subscript:
+        return rootOf(OC->getArg(0), Depth + 1);
+      case OO_Star:
+      case OO_Arrow:
+        return pointeeRoot(OC->getArg(0), Depth + 1);
+      case OO_Equal:
+        return rootOf(OC->getArg(0), Depth + 1);
+      default:
+        return Root::local();
+      }
+    }
+    if (const auto *MC = dyn_cast<CXXMemberCallExpr>(E)) {
+      // An accessor returning a reference hands out part of its object.
+      if (MC->getType()->isReferenceType() || MC->isGLValue())
+        return rootOf(MC->getImplicitObjectArgument(), Depth + 1);
+      return Root::local();
+    }
+    if (const auto *CO = dyn_cast<ConditionalOperator>(E)) {
+      Root R = rootOf(CO->getTrueExpr(), Depth + 1);
+      return R.isOutside() ? R : rootOf(CO->getFalseExpr(), Depth + 1);
+    }
+    if (const auto *Cast = dyn_cast<ExplicitCastExpr>(E))
+      return rootOf(Cast->getSubExpr(), Depth + 1);
+    return Root::local();
+  }
+
+  // The root of what a pointer (or smart pointer, or iterator) points to.
+  Root pointeeRoot(const Expr *E, unsigned Depth = 0) {
+    if (!E || Depth > 16)
+      return Root::local();
+    E = E->IgnoreParenImpCasts();
+    if (const auto *UO = dyn_cast<UnaryOperator>(E))
+      if (UO->getOpcode() == UO_AddrOf)
+        return rootOf(UO->getSubExpr(), Depth + 1);
+    if (isa<CXXThisExpr>(E))
+      return thisRoot();
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
+      if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()))
+        return rootOfVar(VD, /*Pointee=*/true, Depth);
+      return Root::local();
+    }
+    if (const auto *ME = dyn_cast<MemberExpr>(E))
+      return rootOf(ME, Depth + 1);
+    if (const auto *Cast = dyn_cast<ExplicitCastExpr>(E))
+      return pointeeRoot(Cast->getSubExpr(), Depth + 1);
+    if (isa<CXXOperatorCallExpr>(E) || isa<CXXMemberCallExpr>(E))
+      return rootOf(E, Depth + 1);
+    return Root::local();
+  }
+
+  Root thisRoot() const {
+    if (!Lambda)
+      return Root::of(Root::This);
+    for (const LambdaCapture &C : Lambda->captures()) {
+      if (C.getCaptureKind() == LCK_This)
+        return Root::of(Root::This);
+      if (C.getCaptureKind() == LCK_StarThis)
+        return LambdaMutable ? Root::of(Root::Capture) : Root::local();
+    }
+    return Root::of(Root::This);
+  }
+
+  bool declaredInside(const VarDecl *VD) const {
+    for (const DeclContext *DC = VD->getDeclContext(); DC;
+         DC = DC->getParent())
+      if (DC == &FD)
+        return true;
+    return false;
+  }
+
+  // Pointee: the question is about what VD points or refers to.
+  Root rootOfVar(const VarDecl *VD, bool Pointee, unsigned Depth) {
+    if (VD->hasGlobalStorage())
+      return Root::of(Root::Static);
+    if (const auto *PVD = dyn_cast<ParmVarDecl>(VD)) {
+      if (PVD->getDeclContext() == &FD) {
+        QualType T = PVD->getType();
+        if (T->isReferenceType() && !T.getNonReferenceType().isConstQualified())
+          return Root::of(Root::Param, PVD->getFunctionScopeIndex());
+        if (Pointee && (T->isPointerType() || T->isReferenceType()))
+          return Root::of(Root::Param, PVD->getFunctionScopeIndex());
+        return Root::local();
+      }
+    }
+    if (declaredInside(VD)) {
+      // A local reference or pointer: follow what it was bound to.
+      const Expr *Init = VD->getInit();
+      if (Init && VD->getType()->isReferenceType())
+        return Pointee ? pointeeRoot(Init, Depth + 1) : rootOf(Init, Depth + 1);
+      if (Init && Pointee && VD->getType()->isPointerType())
+        return pointeeRoot(Init, Depth + 1);
+      return Root::local();
+    }
+    // Declared outside this body: a lambda capture.
+    if (Lambda)
+      for (const LambdaCapture &C : Lambda->captures()) {
+        if (!C.capturesVariable() || C.getCapturedVar() != VD)
+          continue;
+        if (C.getCaptureKind() == LCK_ByRef || Pointee || LambdaMutable)
+          return Root::of(Root::Capture);
+        return Root::local();
+      }
+    return Root::local();
+  }
+
+  // --- recording ------------------------------------------------------------
+
+  SourceLocation loc(SourceLocation L) const {
+    return LocOverride.isValid() ? LocOverride : L;
+  }
+
+  void addEffect(EffectKind K, Root R, std::string Subject, std::string Detail,
+                 SourceLocation L, const Expr *Source = nullptr) {
+    if (GuardDepth > 0)
+      return;
+    Effect E;
+    E.Source = LocOverride.isValid() ? nullptr : Source;
+    E.Kind = K;
+    E.Target = R;
+    E.Subject = std::move(Subject);
+    E.Detail = std::move(Detail);
+    E.Loc = loc(L);
+    Out.Effects.push_back(std::move(E));
+  }
+
+  // An effect on the object Target designates; nothing when it is local.
+  void record(EffectKind K, const Expr *Target, SourceLocation L,
+              std::string Detail) {
+    consume(Target);
+    Root R = rootOf(Target);
+    if (!R.isOutside())
+      return;
+    addEffect(K, R, describe(Target), std::move(Detail), L);
+  }
+
+  void recordUnconditional(EffectKind K, const CallExpr *CE,
+                           const FunctionDecl *Callee) {
+    for (const Expr *Arg : CE->arguments())
+      if (streamObject(Arg))
+        consume(Arg);
+    addEffect(K, Root::of(Root::Unconditional), canonicalName(*Callee), "",
+              CE->getBeginLoc(), CE);
+  }
+
+  // Reading or writing a file stream: I/O when the stream outlives the call;
+  // a local stream's I/O was reported where it was opened.
+  void recordStream(const Expr *Stream, SourceLocation L, std::string Op) {
+    consume(Stream);
+    Root R = rootOf(Stream);
+    if (!R.isOutside())
+      return;
+    addEffect(EffectKind::Io, R, describe(Stream), std::move(Op), L);
+  }
+
+  void addCall(const FunctionDecl &Callee, SourceLocation L, const Expr *Obj,
+               llvm::ArrayRef<const Expr *> Args, bool Virtual) {
+    if (GuardDepth > 0)
+      return;
+    CallSite C;
+    C.Callee = &Callee;
+    C.Loc = loc(L);
+    C.Virtual = Virtual;
+    if (Obj)
+      C.Object = rootOf(Obj);
+    for (unsigned I = 0; I < Callee.getNumParams() && I < Args.size(); ++I) {
+      QualType PT = Callee.getParamDecl(I)->getType();
+      if (PT->isReferenceType() && !PT.getNonReferenceType().isConstQualified())
+        C.Args.push_back(rootOf(Args[I]));
+      else if (PT->isPointerType() &&
+               !PT->getPointeeType().isConstQualified())
+        C.Args.push_back(pointeeRoot(Args[I]));
+      else
+        C.Args.push_back(Root::local());
+    }
+    Out.Calls.push_back(std::move(C));
+  }
+  template <class Range>
+  void addCall(const FunctionDecl &Callee, SourceLocation L, const Expr *Obj,
+               Range &&Args, bool Virtual) {
+    llvm::SmallVector<const Expr *, 8> V;
+    for (const Expr *A : Args)
+      V.push_back(A);
+    addCall(Callee, L, Obj, llvm::ArrayRef<const Expr *>(V), Virtual);
+  }
+
+  // The variable at the base of an lvalue path (g in g.a[i].b) is used by the
+  // effect just recorded, not read for its value.
+  void consume(const Expr *E) {
+    for (unsigned Depth = 0; E && Depth < 32; ++Depth) {
+      E = E->IgnoreParenImpCasts();
+      Consumed.insert(E);
+      if (const auto *ME = dyn_cast<MemberExpr>(E))
+        E = ME->getBase();
+      else if (const auto *AS = dyn_cast<ArraySubscriptExpr>(E))
+        E = AS->getBase();
+      else if (const auto *UO = dyn_cast<UnaryOperator>(E))
+        E = UO->getSubExpr();
+      else if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(E))
+        E = OC->getNumArgs() ? OC->getArg(0) : nullptr;
+      else if (const auto *MC = dyn_cast<CXXMemberCallExpr>(E))
+        E = MC->getImplicitObjectArgument();
+      else if (const auto *Cast = dyn_cast<ExplicitCastExpr>(E))
+        E = Cast->getSubExpr();
+      else
+        break;
+    }
+  }
+
+  void flushReads() {
+    for (const PendingRead &R : Reads) {
+      if (Consumed.contains(R.E))
+        continue;
+      Effect E;
+      E.Kind = EffectKind::GlobalRead;
+      E.Target = Root::of(Root::Static);
+      E.Subject = canonicalName(*R.VD);
+      E.Loc = R.Loc;
+      E.Var = R.VD;
+      E.Spelled = R.Unqualified && R.VD->isFileVarDecl();
+      Out.Effects.push_back(std::move(E));
+    }
+  }
+
+  bool isMutableGlobal(const VarDecl *VD) {
+    if (!VD->hasGlobalStorage() || VD->isConstexpr())
+      return false;
+    QualType T = Ctx.getBaseElementType(VD->getType().getNonReferenceType());
+    if (T.isConstQualified())
+      return false;
+    if (SM.isInSystemHeader(VD->getLocation()))
+      return false;
+    if (Known.isAllowedGlobal(*VD))
+      return false;
+    return GuardDepth == 0;
+  }
+
+  bool isMapSubscript(const Expr *E) const {
+    const auto *OC = dyn_cast<CXXOperatorCallExpr>(E->IgnoreParenImpCasts());
+    return OC && OC->getOperator() == OO_Subscript && OC->getNumArgs() > 0 &&
+           Known.isMapLike(OC->getArg(0)->getType());
+  }
+
+  bool isReplayedEngineAccess(const Expr *E) const {
+    const auto *MC = dyn_cast<CXXMemberCallExpr>(E->IgnoreParenImpCasts());
+    return MC && MC->getImplicitObjectArgument() &&
+           Known.isReplayedGenerator(
+               MC->getImplicitObjectArgument()->getType());
+  }
+
+  static bool isCompoundAssignOperator(OverloadedOperatorKind Op) {
+    switch (Op) {
+    case OO_PlusEqual:
+    case OO_MinusEqual:
+    case OO_StarEqual:
+    case OO_SlashEqual:
+    case OO_PercentEqual:
+    case OO_CaretEqual:
+    case OO_AmpEqual:
+    case OO_PipeEqual:
+    case OO_LessLessEqual:
+    case OO_GreaterGreaterEqual:
+      return true;
+    default:
+      return false;
+    }
+  }
+
+  bool isAtomic(QualType T) const {
+    T = T.getNonReferenceType();
+    const CXXRecordDecl *RD = T->getAsCXXRecordDecl();
+    if (!RD)
+      return false;
+    std::string N = canonicalName(*RD);
+    return N == "std::atomic" || N == "std::atomic_ref" ||
+           llvm::StringRef(N).starts_with("std::__atomic");
+  }
+
+  const VarDecl *streamObject(const Expr *E) const {
+    E = E->IgnoreParenImpCasts();
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
+      if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()))
+        if (isStdStreamObject(VD))
+          return VD;
+    return nullptr;
+  }
+
+  std::string typeName(QualType T) const {
+    T = T.getNonReferenceType().getUnqualifiedType();
+    PrintingPolicy P(Ctx.getLangOpts());
+    P.SuppressTagKeyword = true;
+    P.SuppressScope = false;
+    P.FullyQualifiedName = true;
+    P.SuppressInlineNamespace = true;
+    std::string S = T.getAsString(P);
+    return S;
+  }
+
+  // How an lvalue is named in a message: the source text when it is short.
+  std::string describe(const Expr *E) const {
+    E = E->IgnoreParenImpCasts();
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
+      if (DRE->getDecl()->getDeclContext()->isRecord() ||
+          DRE->hasQualifier())
+        return canonicalName(*DRE->getDecl());
+      return DRE->getDecl()->getNameAsString();
+    }
+    if (const auto *ME = dyn_cast<MemberExpr>(E))
+      if (isa<CXXThisExpr>(ME->getBase()->IgnoreParenImpCasts()) &&
+          ME->getBase()->isImplicitCXXThis())
+        return ME->getMemberDecl()->getNameAsString();
+    CharSourceRange R = CharSourceRange::getTokenRange(E->getSourceRange());
+    if (R.getBegin().isMacroID() || R.getEnd().isMacroID())
+      return "expression";
+    llvm::StringRef Text =
+        Lexer::getSourceText(R, SM, Ctx.getLangOpts());
+    std::string S;
+    for (char C : Text)
+      if (!(C == ' ' || C == '\n' || C == '\t' || C == '\r'))
+        S += C;
+    if (S.empty() || S.size() > 60)
+      return "expression";
+    return S;
+  }
+
+  const FunctionDecl &FD;
+  ASTContext &Ctx;
+  const SourceManager &SM;
+  const KnownFunctions &Known;
+  DirectFacts &Out;
+
+  const CXXRecordDecl *Lambda = nullptr;
+  bool LambdaMutable = false;
+  unsigned GuardDepth = 0;
+  SourceLocation LocOverride;
+  std::vector<PendingRead> Reads;
+  llvm::SmallPtrSet<const Expr *, 32> Consumed;
+  llvm::SmallPtrSet<const CXXOperatorCallExpr *, 8> InnerShifts;
+};
+
+} // namespace
+
+DirectFacts collectDirectFacts(const FunctionDecl &FD, ASTContext &Ctx,
+                               const KnownFunctions &Known) {
+  DirectFacts Out;
+  BodyWalker(FD, Ctx, Known, Out).run();
+  return Out;
+}
+
+} // namespace clang::tidy::rematch

@@ -1,0 +1,26 @@
+//===--- GlobalReadCheck.h - rematch-global-read ---------------------------------*- C++ -*-===//
+#ifndef REMATCH_CHECKS_GLOBALREADCHECK_H
+#define REMATCH_CHECKS_GLOBALREADCHECK_H
+
+#include "RematchCheck.h"
+
+namespace clang::tidy::rematch {
+
+/// Finds reads of mutable static-storage variables in checkpointed code.
+///
+/// For the user-facing documentation see docs/checks/global-read.md.
+class GlobalReadCheck : public RematchCheck {
+public:
+  GlobalReadCheck(StringRef Name, ClangTidyContext *Context)
+      : RematchCheck(Name, Context, EffectKind::GlobalRead) {}
+
+protected:
+  std::string describe(const Effect &E) const override;
+  std::string consequence(const Effect &E) const override;
+  void addFixes(DiagnosticBuilder &Diag, const Finding &F,
+                const EffectAnalysis &A, ASTContext &Ctx) override;
+};
+
+} // namespace clang::tidy::rematch
+
+#endif

@@ -1,0 +1,64 @@
+//===--- KnownFunctions.h - library functions with known effects -*- C++ -*-===//
+//
+// Code we do not analyse body by body (the C and C++ standard libraries,
+// logging libraries, anything without a body) is modelled by name. The
+// built-in lists are extended by the project's .rematch.yaml.
+//
+//===----------------------------------------------------------------------===//
+#ifndef REMATCH_CHECKS_KNOWNFUNCTIONS_H
+#define REMATCH_CHECKS_KNOWNFUNCTIONS_H
+
+#include "Config.h"
+#include "clang/AST/Decl.h"
+#include "clang/AST/Type.h"
+#include "llvm/ADT/StringSet.h"
+#include <string>
+
+namespace clang::tidy::rematch {
+
+// What calling a function does, as far as recomputation is concerned.
+enum class Family {
+  None,
+  Logging,   // writes to stdout/stderr or a log
+  Io,        // other file or process I/O
+  Rng,       // draws from a hidden global random state
+  Clock,     // reads a clock, the environment or a thread id
+};
+
+// The qualified name with inline namespaces (std::__1) dropped and C library
+// functions reached through std:: reduced to their plain name, so that one
+// list serves libstdc++, libc++ and `using namespace std`.
+std::string canonicalName(const NamedDecl &D);
+
+class KnownFunctions {
+public:
+  explicit KnownFunctions(const Config &C);
+
+  Family classify(const FunctionDecl &FD) const;
+
+  // std::vector, std::map, ... and the configured ContainerTypes.
+  bool isContainer(QualType T) const;
+  // std::map / std::unordered_map, whose operator[] inserts.
+  bool isMapLike(QualType T) const;
+  // A standard random engine or an adaptor of one.
+  bool isRandomEngine(QualType T) const;
+  bool isRandomDevice(QualType T) const;
+  // rematch::Generator<E>: replayed by the runtime, never a hazard.
+  bool isReplayedGenerator(QualType T) const;
+  bool isFileStream(QualType T) const;
+  bool isAllowedGlobal(const NamedDecl &D) const;
+
+  // Container members that change the container.
+  static bool isMutatingContainerMethod(llvm::StringRef Name);
+
+private:
+  std::string className(QualType T) const;
+
+  llvm::StringMap<Family> Functions;
+  llvm::StringSet<> Containers;
+  llvm::StringSet<> AllowedGlobals;
+};
+
+} // namespace clang::tidy::rematch
+
+#endif

@@ -1,0 +1,15 @@
+//===--- NondeterminismCheck.cpp ----------------------------------------------------------===//
+
+#include "NondeterminismCheck.h"
+
+namespace clang::tidy::rematch {
+
+std::string NondeterminismCheck::describe(const Effect &E) const {
+  return "calls " + quoted(E.Subject);
+}
+
+std::string NondeterminismCheck::consequence(const Effect &E) const {
+  return "the recomputation in backward gets a different value";
+}
+
+} // namespace clang::tidy::rematch

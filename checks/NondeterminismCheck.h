@@ -1,0 +1,24 @@
+//===--- NondeterminismCheck.h - rematch-nondeterminism ---------------------------------*- C++ -*-===//
+#ifndef REMATCH_CHECKS_NONDETERMINISMCHECK_H
+#define REMATCH_CHECKS_NONDETERMINISMCHECK_H
+
+#include "RematchCheck.h"
+
+namespace clang::tidy::rematch {
+
+/// Finds clock, thread-id and environment reads in checkpointed code.
+///
+/// For the user-facing documentation see docs/checks/nondeterminism.md.
+class NondeterminismCheck : public RematchCheck {
+public:
+  NondeterminismCheck(StringRef Name, ClangTidyContext *Context)
+      : RematchCheck(Name, Context, EffectKind::Nondeterminism) {}
+
+protected:
+  std::string describe(const Effect &E) const override;
+  std::string consequence(const Effect &E) const override;
+};
+
+} // namespace clang::tidy::rematch
+
+#endif

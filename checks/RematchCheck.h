@@ -1,0 +1,54 @@
+//===--- RematchCheck.h - what every rematch check shares ------*- C++ -*-===//
+//
+// A rematch check is a filter over the shared EffectAnalysis: it picks the
+// findings of its effect kind, words them and adds its fix-its. This base
+// reads the options (one global key serves every check), obtains the
+// analysis, and emits the diagnostic with its chain and checkpoint notes.
+//
+//===----------------------------------------------------------------------===//
+#ifndef REMATCH_CHECKS_REMATCHCHECK_H
+#define REMATCH_CHECKS_REMATCHCHECK_H
+
+#include "EffectAnalysis.h"
+#include "clang-tidy/ClangTidyCheck.h"
+#include <memory>
+
+namespace clang::tidy::rematch {
+
+class RematchCheck : public ClangTidyCheck {
+public:
+  RematchCheck(StringRef Name, ClangTidyContext *Context, EffectKind Kind);
+
+  bool isLanguageVersionSupported(const LangOptions &LangOpts) const override {
+    return LangOpts.CPlusPlus;
+  }
+  void registerMatchers(ast_matchers::MatchFinder *Finder) override;
+  void check(const ast_matchers::MatchFinder::MatchResult &Result) final;
+  void onEndOfTranslationUnit() override;
+  void storeOptions(ClangTidyOptions::OptionMap &Opts) override;
+
+protected:
+  // What the effect does, as a verb phrase: "increments 'g_steps'".
+  virtual std::string describe(const Effect &E) const = 0;
+  // Why that breaks recomputation: "the recomputation in backward ...".
+  virtual std::string consequence(const Effect &E) const = 0;
+  // Fix-its for a finding in the callable's own body.
+  virtual void addFixes(DiagnosticBuilder &Diag, const Finding &F,
+                        const EffectAnalysis &A, ASTContext &Ctx) {}
+
+private:
+  void report(const Finding &F, const EffectAnalysis &A, ASTContext &Ctx);
+
+  const EffectKind Kind;
+  const std::string CheckpointFunctions;
+  const std::string ConfigFile;
+  const std::string ChainStyle; // "notes" or "inline"
+  std::shared_ptr<EffectAnalysis> Analysis;
+};
+
+// 'name' as a message argument.
+std::string quoted(llvm::StringRef S);
+
+} // namespace clang::tidy::rematch
+
+#endif

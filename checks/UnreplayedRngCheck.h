@@ -1,0 +1,24 @@
+//===--- UnreplayedRngCheck.h - rematch-unreplayed-rng ---------------------------------*- C++ -*-===//
+#ifndef REMATCH_CHECKS_UNREPLAYEDRNGCHECK_H
+#define REMATCH_CHECKS_UNREPLAYEDRNGCHECK_H
+
+#include "RematchCheck.h"
+
+namespace clang::tidy::rematch {
+
+/// Finds random draws whose state the recomputation does not replay.
+///
+/// For the user-facing documentation see docs/checks/unreplayed-rng.md.
+class UnreplayedRngCheck : public RematchCheck {
+public:
+  UnreplayedRngCheck(StringRef Name, ClangTidyContext *Context)
+      : RematchCheck(Name, Context, EffectKind::UnreplayedRng) {}
+
+protected:
+  std::string describe(const Effect &E) const override;
+  std::string consequence(const Effect &E) const override;
+};
+
+} // namespace clang::tidy::rematch
+
+#endif

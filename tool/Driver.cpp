@@ -1,0 +1,432 @@
+//===--- Driver.cpp - run the checks over files, gather results -----------===//
+
+#include "Driver.h"
+#include "Config.h"
+#include "Output.h"
+#include "clang-tidy/ClangTidy.h"
+#include "clang-tidy/ClangTidyDiagnosticConsumer.h"
+#include "clang-tidy/ClangTidyOptions.h"
+#include "clang-tidy/GlobList.h"
+#include "clang/Tooling/CompilationDatabase.h"
+#include "clang/Tooling/Core/Replacement.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/VirtualFileSystem.h"
+#include <algorithm>
+#include <map>
+
+extern volatile int RematchModuleAnchorSource;
+// Keeps the check module, and its registration, in the program.
+[[maybe_unused]] static int RematchModuleAnchorDestination =
+    RematchModuleAnchorSource;
+
+namespace rematch::tool {
+
+using namespace clang;
+using namespace clang::tidy;
+
+std::vector<RuleInfo> ruleTable() {
+  std::vector<RuleInfo> Rules;
+#define REMATCH_CHECK(Name, Class, Stem, Description)                          \
+  Rules.push_back({Name, Description,                                          \
+                   std::string("file://") + REMATCH_DOCS_DIR "/checks/" Stem   \
+                                                ".md"});
+#include "Checks.def"
+  std::sort(Rules.begin(), Rules.end(),
+            [](const RuleInfo &A, const RuleInfo &B) { return A.Id < B.Id; });
+  return Rules;
+}
+
+std::vector<std::string> allCheckNames() {
+  std::vector<std::string> Names;
+  for (const RuleInfo &R : ruleTable())
+    Names.push_back(R.Id);
+  return Names;
+}
+
+llvm::Expected<std::vector<std::string>> enabledChecks(llvm::StringRef Globs) {
+  std::vector<std::string> Known = allCheckNames();
+  llvm::SmallVector<llvm::StringRef, 8> Items;
+  Globs.split(Items, ',', -1, false);
+  for (llvm::StringRef Item : Items) {
+    Item = Item.trim();
+    Item.consume_front("-");
+    Item = Item.trim();
+    if (Item.empty() || Item.contains('*'))
+      continue;
+    if (std::find(Known.begin(), Known.end(), Item) == Known.end())
+      return llvm::createStringError(std::errc::invalid_argument,
+                                     "unknown check '%s' in --checks",
+                                     Item.str().c_str());
+  }
+  GlobList List(Globs);
+  std::vector<std::string> Enabled;
+  for (const std::string &N : Known)
+    if (List.contains(N))
+      Enabled.push_back(N);
+  if (Enabled.empty())
+    return llvm::createStringError(std::errc::invalid_argument,
+                                   "--checks='%s' enables no check",
+                                   Globs.str().c_str());
+  return Enabled;
+}
+
+namespace {
+
+// File contents, for turning offsets into lines and columns.
+class SourceCache {
+public:
+  const llvm::MemoryBuffer *get(llvm::StringRef Path) {
+    auto It = Files.find(Path);
+    if (It == Files.end()) {
+      auto Buf = llvm::MemoryBuffer::getFile(Path);
+      It = Files.try_emplace(Path, Buf ? std::move(*Buf) : nullptr).first;
+    }
+    return It->second.get();
+  }
+
+  // 1-based line and column (in bytes) of Offset, and the line's text.
+  bool locate(llvm::StringRef Path, unsigned Offset, unsigned &Line,
+              unsigned &Column, std::string *Text = nullptr) {
+    const llvm::MemoryBuffer *Buf = get(Path);
+    if (!Buf || Offset > Buf->getBufferSize())
+      return false;
+    llvm::StringRef Code = Buf->getBuffer();
+    llvm::StringRef Before = Code.substr(0, Offset);
+    Line = Before.count('\n') + 1;
+    size_t LineStart = Before.rfind('\n');
+    LineStart = LineStart == llvm::StringRef::npos ? 0 : LineStart + 1;
+    Column = Offset - LineStart + 1;
+    if (Text) {
+      size_t LineEnd = Code.find('\n', LineStart);
+      *Text = Code.slice(LineStart, LineEnd).rtrim("\r").str();
+    }
+    return true;
+  }
+
+private:
+  llvm::StringMap<std::unique_ptr<llvm::MemoryBuffer>> Files;
+};
+
+// How a path appears in the report: as given on the command line when it
+// names an input, otherwise relative to the working directory when below it.
+class PathNamer {
+public:
+  explicit PathNamer(const std::vector<std::string> &Inputs) {
+    llvm::sys::fs::current_path(Cwd);
+    for (const std::string &In : Inputs)
+      Given[absolute(In)] = In;
+  }
+
+  std::string name(llvm::StringRef Path) const {
+    std::string Abs = absolute(Path);
+    auto It = Given.find(Abs);
+    if (It != Given.end())
+      return It->second;
+    llvm::StringRef Rel(Abs);
+    std::string Prefix = (Cwd + "/").str();
+    if (Rel.consume_front(Prefix))
+      return Rel.str();
+    return Abs;
+  }
+
+  std::string absolute(llvm::StringRef Path) const {
+    llvm::SmallString<256> P(Path);
+    llvm::sys::fs::make_absolute(Cwd, P);
+    llvm::sys::path::remove_dots(P, /*remove_dot_dot=*/true);
+    return std::string(P);
+  }
+
+private:
+  llvm::SmallString<256> Cwd;
+  std::map<std::string, std::string> Given;
+};
+
+std::string formatError(const tooling::DiagnosticMessage &M, SourceCache &Src,
+                        const PathNamer &Names, llvm::StringRef Level) {
+  unsigned Line = 0, Col = 0;
+  std::string Out;
+  if (!M.FilePath.empty() && Src.locate(M.FilePath, M.FileOffset, Line, Col))
+    Out = Names.name(M.FilePath) + ":" + std::to_string(Line) + ":" +
+          std::to_string(Col) + ": ";
+  else if (!M.FilePath.empty())
+    Out = Names.name(M.FilePath) + ": ";
+  return Out + Level.str() + ": " + M.Message;
+}
+
+struct FileOutcome {
+  FileStatus Status;
+  std::vector<Finding> Findings;
+  std::vector<tooling::Replacement> Fixes;
+};
+
+class Analyzer {
+public:
+  Analyzer(const CliOptions &O, const tooling::CompilationDatabase &DB,
+           SourceCache &Src, const PathNamer &Names)
+      : O(O), DB(DB), Src(Src), Names(Names) {}
+
+  FileOutcome analyse(const std::string &File) {
+    FileOutcome Out;
+    Out.Status.File = File;
+
+    ClangTidyOptions Opts = ClangTidyOptions::getDefaults();
+    Opts.Checks = "-*," + O.Checks;
+    Opts.WarningsAsErrors = O.WarningsAsErrors;
+    Opts.HeaderFilterRegex = "";
+    Opts.SystemHeaders = false;
+    auto &CO = Opts.CheckOptions;
+    CO["CheckpointFunctions"] = {O.CheckpointFunctions, 0};
+    CO["RematchConfigFile"] = {O.ConfigFile, 0};
+    CO["Chain"] = {O.Chain, 0};
+    // Diagnostics are formatted here; clang's own "N warnings generated."
+    // summary is noise on stderr.
+    Opts.ExtraArgs = std::vector<std::string>{"-fno-caret-diagnostics"};
+    if (!O.BuildPath.empty() && O.CompileArgs)
+      Opts.ExtraArgs->insert(Opts.ExtraArgs->begin(), O.CompileArgs->begin(),
+                             O.CompileArgs->end());
+    ClangTidyContext Context(std::make_unique<DefaultOptionsProvider>(
+        ClangTidyGlobalOptions(), Opts));
+
+    llvm::IntrusiveRefCntPtr<llvm::vfs::OverlayFileSystem> FS(
+        new llvm::vfs::OverlayFileSystem(llvm::vfs::getRealFileSystem()));
+    std::vector<ClangTidyError> Errors =
+        runClangTidy(Context, DB, {File}, FS, O.Fix);
+
+    GlobList AsErrors(O.WarningsAsErrors);
+    for (const ClangTidyError &E : Errors) {
+      llvm::StringRef Check = E.DiagnosticName;
+      if (!Check.starts_with("rematch-")) {
+        if (E.DiagLevel == ClangTidyError::Error) {
+          Out.Status.Status = FileStatus::State::Failed;
+          Out.Status.Errors.push_back(
+              formatError(E.Message, Src, Names, "error"));
+        }
+        continue;
+      }
+      Finding F;
+      F.Check = Check.str();
+      F.Level = E.IsWarningAsError || AsErrors.contains(Check) ? "error"
+                                                               : "warning";
+      F.Message = E.Message.Message;
+      F.Loc.File = Names.name(E.Message.FilePath);
+      Src.locate(E.Message.FilePath, E.Message.FileOffset, F.Loc.Line,
+                 F.Loc.Column, &F.SourceLine);
+      for (const tooling::DiagnosticMessage &N : E.Notes) {
+        Note Nt;
+        Nt.Message = N.Message;
+        Nt.Loc.File = Names.name(N.FilePath);
+        Src.locate(N.FilePath, N.FileOffset, Nt.Loc.Line, Nt.Loc.Column);
+        F.Notes.push_back(std::move(Nt));
+      }
+      for (const auto &FileFix : E.Message.Fix)
+        for (const tooling::Replacement &R : FileFix.second)
+          Out.Fixes.push_back(R);
+      Out.Findings.push_back(std::move(F));
+    }
+    if (Out.Status.Status == FileStatus::State::Failed &&
+        Out.Status.Errors.empty())
+      Out.Status.Errors.push_back(File + ": error: file could not be analysed");
+    return Out;
+  }
+
+private:
+  const CliOptions &O;
+  const tooling::CompilationDatabase &DB;
+  SourceCache &Src;
+  const PathNamer &Names;
+};
+
+// Applies the fix-its file by file; overlapping ones are skipped.
+void applyFixes(const std::vector<tooling::Replacement> &All,
+                llvm::raw_ostream &Err) {
+  std::map<std::string, tooling::Replacements> PerFile;
+  for (const tooling::Replacement &R : All) {
+    tooling::Replacements &Set = PerFile[R.getFilePath().str()];
+    if (llvm::Error E = Set.add(R))
+      llvm::consumeError(std::move(E)); // a duplicate or a conflict
+  }
+  for (auto &[Path, Set] : PerFile) {
+    auto Buf = llvm::MemoryBuffer::getFile(Path);
+    if (!Buf) {
+      Err << Path << ": error: cannot read file to apply fixes\n";
+      continue;
+    }
+    llvm::Expected<std::string> New =
+        tooling::applyAllReplacements((*Buf)->getBuffer(), Set);
+    if (!New) {
+      Err << Path << ": error: " << llvm::toString(New.takeError()) << "\n";
+      continue;
+    }
+    std::error_code EC;
+    llvm::raw_fd_ostream OS(Path, EC);
+    if (EC) {
+      Err << Path << ": error: cannot write fixes: " << EC.message() << "\n";
+      continue;
+    }
+    OS << *New;
+  }
+}
+
+std::unique_ptr<tooling::CompilationDatabase>
+makeDatabase(const CliOptions &O, llvm::raw_ostream &Err, bool &Failed) {
+  std::string Message;
+  if (!O.BuildPath.empty()) {
+    auto DB = tooling::CompilationDatabase::loadFromDirectory(O.BuildPath,
+                                                              Message);
+    if (!DB) {
+      Err << O.BuildPath << ": error: cannot load compile_commands.json: "
+          << Message << "\n";
+      Failed = true;
+      return nullptr;
+    }
+    return tooling::inferMissingCompileCommands(std::move(DB));
+  }
+  std::vector<std::string> Args =
+      O.CompileArgs ? *O.CompileArgs : std::vector<std::string>{};
+  if (!O.CompileArgs) {
+    if (auto DB = tooling::CompilationDatabase::autoDetectFromSource(
+            O.Files.front(), Message))
+      return tooling::inferMissingCompileCommands(std::move(DB));
+    Err << "rematch: warning: no compilation database found and no `--`: "
+           "analysing without compiler flags\n";
+  }
+  return std::make_unique<tooling::FixedCompilationDatabase>(".", Args);
+}
+
+bool lessFinding(const Finding &A, const Finding &B,
+                 const std::map<std::string, size_t> &Order) {
+  auto Rank = [&](const std::string &F) {
+    auto It = Order.find(F);
+    return It == Order.end() ? Order.size() : It->second;
+  };
+  return std::make_tuple(Rank(A.Loc.File), A.Loc.File, A.Loc.Line,
+                         A.Loc.Column, A.Check, A.Message) <
+         std::make_tuple(Rank(B.Loc.File), B.Loc.File, B.Loc.Line,
+                         B.Loc.Column, B.Check, B.Message);
+}
+
+} // namespace
+
+int runRematch(const CliOptions &O, llvm::raw_ostream &Err) {
+  if (llvm::Expected<std::vector<std::string>> Checks = enabledChecks(O.Checks);
+      !Checks) {
+    Err << "rematch: error: " << llvm::toString(Checks.takeError()) << "\n";
+    return UsageError;
+  }
+
+  // An --output that cannot be written fails before any work is done.
+  std::unique_ptr<llvm::raw_fd_ostream> File;
+  if (!O.OutputPath.empty()) {
+    std::error_code EC;
+    File = std::make_unique<llvm::raw_fd_ostream>(O.OutputPath, EC);
+    if (EC) {
+      Err << O.OutputPath << ": error: cannot write output: " << EC.message()
+          << "\n";
+      return UsageError;
+    }
+  }
+  llvm::raw_ostream &Out = File ? *File : llvm::outs();
+
+  bool ConfigFailed = false;
+  if (!O.ConfigFile.empty()) {
+    if (llvm::Expected<clang::tidy::rematch::Config> C =
+            clang::tidy::rematch::loadConfigFile(O.ConfigFile);
+        !C) {
+      Err << llvm::toString(C.takeError()) << "\n";
+      return UsageError;
+    }
+  }
+
+  bool DBFailed = false;
+  std::unique_ptr<tooling::CompilationDatabase> DB =
+      makeDatabase(O, Err, DBFailed);
+  if (!DB)
+    return UsageError;
+
+  SourceCache Src;
+  PathNamer Names(O.Files);
+  Analyzer A(O, *DB, Src, Names);
+  Results R;
+  std::map<std::string, size_t> Order;
+  std::vector<tooling::Replacement> Fixes;
+  for (const std::string &Path : O.Files) {
+    Order.try_emplace(Path, Order.size());
+    FileStatus Status;
+    Status.File = Path;
+    llvm::sys::fs::file_status St;
+    if (std::error_code EC = llvm::sys::fs::status(Path, St)) {
+      Status.Status = FileStatus::State::Failed;
+      Status.Errors.push_back(Path + ": error: " + EC.message());
+    } else if (llvm::sys::fs::is_directory(St)) {
+      Status.Status = FileStatus::State::Failed;
+      Status.Errors.push_back(Path + ": error: is a directory, not a file");
+    } else if (O.ConfigFile.empty()) {
+      // A malformed .rematch.yaml is a configuration error for its files.
+      if (std::optional<std::string> Cfg =
+              clang::tidy::rematch::findConfigFile(Names.absolute(Path)))
+        if (auto C = clang::tidy::rematch::loadConfigFile(*Cfg); !C) {
+          Status.Status = FileStatus::State::Failed;
+          Status.Errors.push_back(llvm::toString(C.takeError()));
+          ConfigFailed = true;
+        }
+    }
+    if (Status.Status == FileStatus::State::Failed) {
+      R.Files.push_back(std::move(Status));
+      continue;
+    }
+    FileOutcome Outcome = A.analyse(Path);
+    R.Files.push_back(std::move(Outcome.Status));
+    for (Finding &F : Outcome.Findings)
+      R.Findings.push_back(std::move(F));
+    Fixes.insert(Fixes.end(), Outcome.Fixes.begin(), Outcome.Fixes.end());
+  }
+
+  std::stable_sort(R.Findings.begin(), R.Findings.end(),
+                   [&](const Finding &A, const Finding &B) {
+                     return lessFinding(A, B, Order);
+                   });
+  // The same header finding reached from two files is one finding.
+  R.Findings.erase(
+      std::unique(R.Findings.begin(), R.Findings.end(),
+                  [](const Finding &A, const Finding &B) {
+                    return A.Check == B.Check && A.Loc.File == B.Loc.File &&
+                           A.Loc.Line == B.Loc.Line &&
+                           A.Loc.Column == B.Loc.Column &&
+                           A.Message == B.Message;
+                  }),
+      R.Findings.end());
+
+  switch (O.OutputFormat) {
+  case Format::Text:
+    writeText(Out, R);
+    break;
+  case Format::Json:
+    writeJson(Out, R);
+    break;
+  case Format::Sarif:
+    writeSarif(Out, R, ruleTable());
+    break;
+  }
+  Out.flush();
+  if (O.Fix)
+    applyFixes(Fixes, Err);
+
+  // Compiler errors also go to stderr in machine formats, so a CI log shows
+  // why a file was not analysed.
+  if (O.OutputFormat != Format::Text || File)
+    for (const FileStatus &S : R.Files)
+      for (const std::string &E : S.Errors)
+        Err << E << "\n";
+
+  if (ConfigFailed)
+    return UsageError;
+  for (const FileStatus &S : R.Files)
+    if (S.Status == FileStatus::State::Failed)
+      return AnalysisFailed;
+  return R.Findings.empty() ? NoFindings : HasFindings;
+}
+
+} // namespace rematch::tool

@@ -1,0 +1,34 @@
+//===--- Driver.h - run the checks over files, gather results --*- C++ -*-===//
+#ifndef REMATCH_TOOL_DRIVER_H
+#define REMATCH_TOOL_DRIVER_H
+
+#include "CommandLine.h"
+#include "Finding.h"
+#include "llvm/Support/raw_ostream.h"
+
+namespace rematch::tool {
+
+enum ExitCode : int {
+  NoFindings = 0,
+  HasFindings = 1,
+  UsageError = 2,
+  AnalysisFailed = 3,
+};
+
+// The rule table: one entry per check, from checks/Checks.def.
+std::vector<RuleInfo> ruleTable();
+
+// Every check name known to rematch, sorted.
+std::vector<std::string> allCheckNames();
+
+// Checks the --checks globs: an unknown name or a list that enables nothing
+// is an error naming it. Returns the enabled checks.
+llvm::Expected<std::vector<std::string>> enabledChecks(llvm::StringRef Globs);
+
+// Analyses every file, reports to the --output destination in the chosen
+// format, diagnostics about the run itself to Err; returns the exit code.
+int runRematch(const CliOptions &Options, llvm::raw_ostream &Err);
+
+} // namespace rematch::tool
+
+#endif

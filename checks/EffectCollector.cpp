@@ -267,7 +267,8 @@ public:
     if (visitCStdio(CE, *Callee))
       return true;
     if (Callee->getIdentifier() && Callee->getName() == "getline" &&
-        CE->getNumArgs() > 0 && Known.isFileStream(CE->getArg(0)->getType())) {
+        CE->getNumArgs() > 0 &&
+        Known.isFileStream(CE->getArg(0)->IgnoreParenImpCasts()->getType())) {
       recordStream(CE->getArg(0), CE->getBeginLoc(), "getline");
       return true;
     }
@@ -431,11 +432,20 @@ private:
     const Expr *Obj = MC->getImplicitObjectArgument();
     if (!MD || !Obj)
       return true;
-    QualType T = Obj->getType();
-    if (MC->getCallee()->IgnoreParenImpCasts() &&
-        isa<MemberExpr>(MC->getCallee()->IgnoreParenImpCasts()) &&
-        cast<MemberExpr>(MC->getCallee()->IgnoreParenImpCasts())->isArrow())
+    // The object's own type, not the base class the method belongs to.
+    QualType T = Obj->IgnoreParenImpCasts()->getType();
+    const auto *Callee = dyn_cast<MemberExpr>(MC->getCallee()->IgnoreParens());
+    bool Arrow = Callee && Callee->isArrow();
+    if (Arrow)
       T = T->getPointeeType();
+    // Through `->` the object is what the pointer points to.
+    auto Record = [&](EffectKind K, std::string Detail) {
+      consume(Obj);
+      Root R = Arrow ? pointeeRoot(Obj) : rootOf(Obj);
+      if (R.isOutside())
+        addEffect(K, R, describeObject(Obj, Arrow), std::move(Detail),
+                  MC->getBeginLoc());
+    };
     llvm::StringRef Name = MD->getIdentifier() ? MD->getName() : "";
 
     switch (Known.classify(*MD)) {
@@ -457,15 +467,15 @@ private:
 
     if (Known.isContainer(T)) {
       if (KnownFunctions::isMutatingContainerMethod(Name))
-        record(EffectKind::CacheWrite, Obj, MC->getBeginLoc(), Name.str());
+        Record(EffectKind::CacheWrite, Name.str());
       return true;
     }
     if (isAtomic(T)) {
       if (Name.starts_with("fetch_"))
-        record(EffectKind::CounterUpdate, Obj, MC->getBeginLoc(), Name.str());
+        Record(EffectKind::CounterUpdate, Name.str());
       else if (Name == "store" || Name == "exchange" ||
                Name.starts_with("compare_exchange"))
-        record(EffectKind::StateWrite, Obj, MC->getBeginLoc(), Name.str());
+        Record(EffectKind::StateWrite, Name.str());
       return true;
     }
     if (Known.isReplayedGenerator(T)) {
@@ -474,9 +484,9 @@ private:
     }
     if (Known.isRandomEngine(T)) {
       if (Name == "discard" || Name == "operator()")
-        record(EffectKind::UnreplayedRng, Obj, MC->getBeginLoc(), Name.str());
+        Record(EffectKind::UnreplayedRng, Name.str());
       else if (Name == "seed")
-        record(EffectKind::StateWrite, Obj, MC->getBeginLoc(), "seed");
+        Record(EffectKind::StateWrite, "seed");
       return true;
     }
     if (Known.isFileStream(T)) {
@@ -486,7 +496,7 @@ private:
       else if (Name == "write" || Name == "read" || Name == "put" ||
                Name == "get" || Name == "getline" || Name == "flush" ||
                Name == "close")
-        recordStream(Obj, MC->getBeginLoc(), Name.str());
+        Record(EffectKind::Io, Name.str());
       return true;
     }
     if (const VarDecl *Stream = streamObject(Obj)) {
@@ -502,7 +512,8 @@ private:
       return true;
     }
     addCall(*MD, MC->getBeginLoc(), Obj, MC->arguments(),
-            MD->isVirtual() && !isa<CXXThisExpr>(Obj->IgnoreParenImpCasts()));
+            MD->isVirtual() && !isa<CXXThisExpr>(Obj->IgnoreParenImpCasts()),
+            Arrow);
     return true;
   }
 
@@ -583,8 +594,13 @@ private:
     }
     if (const auto *MC = dyn_cast<CXXMemberCallExpr>(E)) {
       // An accessor returning a reference hands out part of its object.
-      if (MC->getType()->isReferenceType() || MC->isGLValue())
+      if (MC->getType()->isReferenceType() || MC->isGLValue()) {
+        const auto *ME =
+            dyn_cast<MemberExpr>(MC->getCallee()->IgnoreParens());
+        if (ME && ME->isArrow())
+          return pointeeRoot(MC->getImplicitObjectArgument(), Depth + 1);
         return rootOf(MC->getImplicitObjectArgument(), Depth + 1);
+      }
       return Root::local();
     }
     if (const auto *CO = dyn_cast<ConditionalOperator>(E)) {
@@ -632,6 +648,18 @@ private:
     return Root::of(Root::This);
   }
 
+  bool isInside(const DeclContext *Inner) const {
+    for (const DeclContext *DC = Inner; DC; DC = DC->getParent())
+      if (DC == &FD)
+        return true;
+    return false;
+  }
+
+  std::string describeObject(const Expr *Obj, bool Arrow) const {
+    std::string S = describe(Obj);
+    return Arrow && S != "expression" ? "*" + S : S;
+  }
+
   bool declaredInside(const VarDecl *VD) const {
     for (const DeclContext *DC = VD->getDeclContext(); DC;
          DC = DC->getParent())
@@ -653,6 +681,13 @@ private:
           return Root::of(Root::Param, PVD->getFunctionScopeIndex());
         return Root::local();
       }
+    }
+    if (VD->isInitCapture() && Lambda) {
+      // [m = g_steps]: a copy in the closure object (seen again by the
+      // recomputation when the lambda is mutable), or a reference.
+      if (VD->getType()->isReferenceType() || Pointee || LambdaMutable)
+        return Root::of(Root::Capture);
+      return Root::local();
     }
     if (declaredInside(VD)) {
       // A local reference or pointer: follow what it was bound to.
@@ -725,15 +760,20 @@ private:
   }
 
   void addCall(const FunctionDecl &Callee, SourceLocation L, const Expr *Obj,
-               llvm::ArrayRef<const Expr *> Args, bool Virtual) {
+               llvm::ArrayRef<const Expr *> Args, bool Virtual,
+               bool Arrow = false) {
     if (GuardDepth > 0)
       return;
+    // A lambda defined in this body was walked as part of it.
+    if (const auto *MD = dyn_cast<CXXMethodDecl>(&Callee))
+      if (MD->getParent()->isLambda() && isInside(MD->getParent()))
+        return;
     CallSite C;
     C.Callee = &Callee;
     C.Loc = loc(L);
     C.Virtual = Virtual;
     if (Obj)
-      C.Object = rootOf(Obj);
+      C.Object = Arrow ? pointeeRoot(Obj) : rootOf(Obj);
     for (unsigned I = 0; I < Callee.getNumParams() && I < Args.size(); ++I) {
       QualType PT = Callee.getParamDecl(I)->getType();
       if (PT->isReferenceType() && !PT.getNonReferenceType().isConstQualified())
@@ -748,11 +788,11 @@ private:
   }
   template <class Range>
   void addCall(const FunctionDecl &Callee, SourceLocation L, const Expr *Obj,
-               Range &&Args, bool Virtual) {
+               Range &&Args, bool Virtual, bool Arrow = false) {
     llvm::SmallVector<const Expr *, 8> V;
     for (const Expr *A : Args)
       V.push_back(A);
-    addCall(Callee, L, Obj, llvm::ArrayRef<const Expr *>(V), Virtual);
+    addCall(Callee, L, Obj, llvm::ArrayRef<const Expr *>(V), Virtual, Arrow);
   }
 
   // The variable at the base of an lvalue path (g in g.a[i].b) is used by the

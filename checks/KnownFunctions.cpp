@@ -47,13 +47,17 @@ constexpr const char *StdContainers[] = {
     "std::priority_queue"};
 
 constexpr const char *RandomEngines[] = {
+    "std::mt19937", "std::mt19937_64", "std::minstd_rand", "std::minstd_rand0",
+    "std::ranlux24", "std::ranlux48", "std::knuth_b",
+    "std::default_random_engine",
     "std::mersenne_twister_engine", "std::linear_congruential_engine",
     "std::subtract_with_carry_engine", "std::discard_block_engine",
     "std::independent_bits_engine", "std::shuffle_order_engine"};
 
 constexpr const char *FileStreams[] = {
     "std::basic_ofstream", "std::basic_ifstream", "std::basic_fstream",
-    "std::basic_filebuf"};
+    "std::basic_filebuf",  "std::ofstream",       "std::ifstream",
+    "std::fstream"};
 
 void add(llvm::StringMap<Family> &Map, llvm::ArrayRef<const char *> Names,
          Family F) {

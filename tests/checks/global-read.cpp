@@ -1,0 +1,244 @@
+// rematch-global-read: reads of mutable static-storage state (namespace
+// scope, static data members, function-local statics, thread_local) and of
+// members of such objects. The value may change between the original forward
+// and the recomputation in backward.
+// Every rematch check runs on this file; see run_check_test.py for the
+// annotation syntax.
+// OPTIONS: CheckpointFunctions=nn::checkpoint,Trainer::run
+// OPTIONS: AllowedGlobals=cfg::g_vocab_size
+#include "rematch-mock.h"
+
+float g_scale = 2;
+bool g_training = true;
+int g_steps = 0;
+float g_out = 0;
+thread_local int t_stage = 0;
+std::vector<float> g_table;
+std::map<int, float> g_map;
+std::mt19937 g_gen(7);
+
+const float kEps = 1e-5f;
+constexpr float kScale = 0.5f;
+static const int kLayers = 12;
+
+struct Config {
+  float lr = 0.1f;
+  int layers = 4;
+  static float base_lr;
+  static constexpr int kHeads = 8;
+};
+float Config::base_lr = 0.01f;
+Config g_cfg;
+const Config kDefaults{};
+
+namespace cfg {
+int g_vocab_size = 32000;
+float g_dropout = 0.1f;
+} // namespace cfg
+
+enum class Mode { Train, Eval };
+enum Phase { kForward, kBackward };
+
+float pure_twice(float x) { return 2 * x; }
+// The default argument is evaluated at each call, inside the callable.
+float scaled(float x, float s = g_scale) { return x * s; }
+
+// ---- positives ---------------------------------------------------------
+
+float positives_namespace_scope(rematch::Segment &seg, float x) {
+  return seg.forward([x] { // expect-note: callable is checkpointed by this call to 'rematch::Segment::forward'; it runs again during backward
+    float y = x * g_scale; // expect: rematch-global-read {{checkpointed lambda reads mutable global 'g_scale'; the recomputation in backward may see a different value}}
+    if (g_training) // expect: rematch-global-read {{'g_training'}}
+      y *= 2;
+    int s = t_stage; // expect: rematch-global-read {{'t_stage'}}
+    y += cfg::g_dropout; // expect: rematch-global-read
+    return y + s;
+  });
+}
+
+float positives_members_and_static_members(rematch::Segment &seg, float x) {
+  return seg.recompute([&] { // expect-note: call to 'rematch::Segment::recompute'
+    float a = Config::base_lr; // expect: rematch-global-read {{'Config::base_lr'}}
+    float b = g_cfg.lr; // expect: rematch-global-read
+    return a + b * x;
+  });
+}
+
+float positives_container_reads(float x) {
+  return nn::checkpoint([x] { // expect-note: 'nn::checkpoint'
+    auto it = g_map.find(1); // expect: rematch-global-read {{'g_map'}}
+    float t = g_table[0]; // expect: rematch-global-read {{'g_table'}}
+    float n = g_table.size(); // expect: rematch-global-read
+    return x + t + n + (it ? 1.0f : 0.0f);
+  });
+}
+
+// A function-local static: the declaration is not reported, reads are.
+float positives_local_static(rematch::Segment &seg, float x) {
+  return seg.forward([x] {
+    static float s = 1.0f;
+    return x * s; // expect: rematch-global-read {{'s'}}
+  });
+}
+
+// Default arguments are evaluated at the call inside the callable.
+float positives_default_argument(rematch::Segment &seg, float x) {
+  return seg.forward([x] {
+    return scaled(x); // expect: rematch-global-read {{'g_scale'}}
+  });
+}
+
+// One effect, one check: writes, updates, container mutation and draws
+// also touch the global but are reported by their own check only.
+void positives_one_effect_one_check(rematch::Segment &seg, float x) {
+  seg.forward([x] {
+    g_out = x; // expect: rematch-state-write
+    g_out = g_scale; // expect: rematch-state-write, rematch-global-read {{'g_scale'}}
+    ++g_steps; // expect: rematch-counter-update
+    g_map[3] = x; // expect: rematch-cache-write
+    g_table.push_back(x); // expect: rematch-cache-write
+    unsigned r = g_gen(); // expect: rematch-unreplayed-rng
+    std::cout << g_scale; // expect: rematch-logging, rematch-global-read
+    return r;
+  });
+}
+
+// The other entry points.
+struct ScaledStep {
+  float x_ = 1;
+  float operator()() const {
+    return x_ * g_scale; // expect: rematch-global-read {{checkpointed functor 'ScaledStep' reads mutable global 'g_scale'}}
+  }
+};
+float read_step() {
+  return g_cfg.lr * 2; // expect: rematch-global-read {{checkpointed function 'read_step'}}
+}
+struct Layer {
+  float w_ = 1;
+  rematch::Segment seg_;
+  float forward(float x) {
+    return seg_.forward([this, x] {
+      return w_ * x * Config::base_lr; // expect: rematch-global-read {{'Config::base_lr'}}
+    });
+  }
+};
+void positives_entry_points(rematch::Segment &seg, Trainer &trainer,
+                            const ttml::autograd::TensorPtr &in) {
+  seg.forward(ScaledStep{}); // expect-note: call to 'rematch::Segment::forward'
+  seg.forward(&read_step);
+  run_block([] { pure_twice(g_scale); }); // expect: rematch-global-read
+  trainer.run([] { return g_steps; }); // expect: rematch-global-read
+  auto body = [] { return g_training; }; // expect: rematch-global-read
+  seg.forward(body);
+  seg.forward(std::function<float()>([] { return g_scale; })); // expect: rematch-global-read
+  rematch::torch::checkpoint([](float v) { return v * g_scale; }, 1.0f); // expect: rematch-global-read
+  mlx::core::checkpoint([](const std::vector<mlx::core::array> &xs) {
+    float s = g_scale; // expect: rematch-global-read
+    return s > 0 ? xs : xs;
+  });
+  ttml::models::common::transformer::memory_efficient_runner(
+      [](const ttml::autograd::TensorPtr &t, const ttml::autograd::TensorPtr &) {
+        return g_training ? t : t; // expect: rematch-global-read
+      },
+      in, in);
+}
+
+// ---- negatives ---------------------------------------------------------
+
+// Constants, enumerators, function names and an allowed global.
+float negatives_constants(rematch::Segment &seg, float x) {
+  return seg.forward([x] {
+    float y = x * kEps * kScale + kLayers;
+    y += Config::kHeads + kDefaults.lr;
+    Mode m = Mode::Train;
+    Phase p = kForward;
+    float (*fn)(float) = &pure_twice;
+    float (*fn2)(float) = pure_twice;
+    y += cfg::g_vocab_size;
+    static const float kLocal = 3;
+    return fn(y) + fn2(kLocal) + (m == Mode::Eval) + p;
+  });
+}
+
+// Locals, value captures, by-reference captures of locals and members
+// through this are not static storage.
+struct Model {
+  float scale_ = 1;
+  rematch::Segment seg_;
+  float run(float x) {
+    float local_scale = 3;
+    return seg_.forward([this, x, &local_scale] {
+      float g_scale = 4; // a local that shadows the global
+      return x * scale_ * local_scale * g_scale;
+    });
+  }
+};
+
+// The caller evaluates init-captures and the checkpoint call's arguments.
+float negatives_caller_side(rematch::Segment &seg, float x) {
+  float a = seg.forward([s = g_scale, x] { return s * x; });
+  float b = rematch::torch::checkpoint([](float v) { return v * 2; }, g_scale);
+  return a + b;
+}
+
+// The left-hand side of a plain assignment is a write, not a read.
+void negatives_assignment_lhs(rematch::Segment &seg) {
+  seg.forward([] {
+    g_out = 1.0f; // expect: rematch-state-write
+    g_cfg.lr = 0.5f; // expect: rematch-state-write
+  });
+}
+
+// Guarded reads do not run during the recomputation.
+float negatives_guarded(rematch::Segment &seg, float x) {
+  float a = seg.forward([x] {
+    float y = x;
+    if (!rematch::recomputing()) {
+      y *= g_scale;
+    }
+    if (!rematch::recomputing())
+      y += g_cfg.lr;
+    return y;
+  });
+  float b = seg.forward([x] {
+    if (rematch::recomputing())
+      return x;
+    return x * g_scale;
+  });
+  return a + b;
+}
+
+// Suppressed.
+float negatives_nolint(rematch::Segment &seg, float x) {
+  return seg.forward([x] {
+    float y = x * g_scale; // NOLINT
+    y += g_scale; // NOLINT(rematch-global-read)
+    // NOLINTNEXTLINE(rematch-global-read)
+    y += Config::base_lr;
+    // NOLINTBEGIN(rematch-global-read)
+    y += g_cfg.lr;
+    y -= t_stage;
+    // NOLINTEND(rematch-global-read)
+    y += g_scale; // NOLINT(rematch-io) expect: rematch-global-read
+    return y;
+  });
+}
+
+// A discarded if constexpr branch.
+constexpr bool kUseGlobalScale = false;
+float negatives_if_constexpr(rematch::Segment &seg, float x) {
+  return seg.forward([x] {
+    if constexpr (kUseGlobalScale)
+      return x * g_scale;
+    else
+      return x;
+  });
+}
+
+// Not checkpointed.
+float negatives_not_checkpointed(float x) {
+  float a = apply([x] { return x * g_scale; });
+  float b = [x] { return x * g_scale; }();
+  auto c = [] { return g_cfg.lr; };
+  return a + b + c() + g_scale + scaled(x);
+}

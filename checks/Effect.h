@@ -65,7 +65,8 @@ struct Effect {
   // of the callee's effect it comes from. Loc is then the call.
   const FunctionDecl *Callee = nullptr;
   unsigned CalleeEffect = 0;
-  bool Virtual = false; // the call may dispatch to this override
+  bool Virtual = false; // a virtual call on the way: the effect may happen
+  const FunctionDecl *Called = nullptr; // the callee as written at the call
 };
 
 // One call made by a function, with the roots of what the callee can reach.

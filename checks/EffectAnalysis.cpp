@@ -4,6 +4,7 @@
 #include "EffectCollector.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/DeclCXX.h"
+#include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/STLExtras.h"
@@ -61,6 +62,36 @@ EffectKey keyOf(const Effect &E) {
           E.Target.Index, E.Callee ? std::string() : E.Subject};
 }
 
+// Every override defined in the TU, under each method it overrides.
+class OverrideIndex : public RecursiveASTVisitor<OverrideIndex> {
+public:
+  explicit OverrideIndex(
+      llvm::DenseMap<const FunctionDecl *, std::vector<const FunctionDecl *>>
+          &Out)
+      : Out(Out) {}
+  bool shouldVisitTemplateInstantiations() const { return true; }
+  bool VisitCXXMethodDecl(CXXMethodDecl *MD) {
+    if (!MD->isVirtual() || !MD->doesThisDeclarationHaveABody())
+      return true;
+    std::vector<const CXXMethodDecl *> Work(MD->overridden_methods().begin(),
+                                            MD->overridden_methods().end());
+    llvm::DenseSet<const CXXMethodDecl *> Seen;
+    while (!Work.empty()) {
+      const CXXMethodDecl *Base = Work.back();
+      Work.pop_back();
+      if (!Seen.insert(Base).second)
+        continue;
+      Out[Base->getCanonicalDecl()].push_back(MD);
+      Work.insert(Work.end(), Base->overridden_methods().begin(),
+                  Base->overridden_methods().end());
+    }
+    return true;
+  }
+
+private:
+  llvm::DenseMap<const FunctionDecl *, std::vector<const FunctionDecl *>> &Out;
+};
+
 } // namespace
 
 EffectAnalysis::EffectAnalysis(ASTContext &Ctx, const AnalysisSettings &S)
@@ -82,6 +113,8 @@ EffectAnalysis::EffectAnalysis(ASTContext &Ctx, const AnalysisSettings &S)
 
   Known = std::make_unique<KnownFunctions>(Cfg);
   Sites = findCheckpointSites(Ctx, EntryPoints(Cfg.CheckpointFunctions));
+
+  OverrideIndex(Overrides).TraverseAST(Ctx);
 
   std::vector<const FunctionDecl *> Roots;
   for (const CheckpointSite &Site : Sites)
@@ -126,10 +159,25 @@ void EffectAnalysis::computeSummaries(
       return nullptr;
     return Def;
   };
+  // What a call may run: the callee, and for a virtual call every override
+  // defined here.
+  auto targets = [&](const CallSite &C) {
+    std::vector<const FunctionDecl *> Out;
+    if (const FunctionDecl *Def = analysable(C.Callee))
+      Out.push_back(Def);
+    if (C.Virtual) {
+      auto It = Overrides.find(C.Callee->getCanonicalDecl());
+      if (It != Overrides.end())
+        for (const FunctionDecl *O : It->second)
+          if (const FunctionDecl *Def = analysable(O))
+            Out.push_back(Def);
+    }
+    return Out;
+  };
   auto callees = [&](const FunctionDecl *FD) {
     std::vector<const FunctionDecl *> Out;
     for (const CallSite &C : Facts[FD].Calls)
-      if (const FunctionDecl *Def = analysable(C.Callee))
+      for (const FunctionDecl *Def : targets(C))
         Out.push_back(Def);
     return Out;
   };
@@ -149,9 +197,7 @@ void EffectAnalysis::computeSummaries(
       Changed = false;
       for (const FunctionDecl *FD : SCC) {
         for (const CallSite &C : Facts[FD].Calls) {
-          const FunctionDecl *Def = analysable(C.Callee);
-          if (!Def)
-            continue;
+          for (const FunctionDecl *Def : targets(C)) {
           auto It = Summaries.find(Def);
           if (It == Summaries.end())
             continue;
@@ -169,11 +215,13 @@ void EffectAnalysis::computeSummaries(
             E.Loc = C.Loc;
             E.Callee = Def;
             E.CalleeEffect = I;
-            E.Virtual = C.Virtual;
+            E.Virtual = C.Virtual || CalleeEffects[I].Virtual;
+            E.Called = C.Callee;
             if (Seen[FD].insert(keyOf(E)).second) {
               Summaries[FD]->Effects.push_back(std::move(E));
               Changed = true;
             }
+          }
           }
         }
       }

@@ -77,6 +77,9 @@ private:
   llvm::DenseMap<const FunctionDecl *, std::unique_ptr<FunctionSummary>>
       Summaries;
   std::vector<Finding> Findings;
+  // Virtual method (canonical) -> the overrides defined in this TU.
+  llvm::DenseMap<const FunctionDecl *, std::vector<const FunctionDecl *>>
+      Overrides;
 };
 
 // The analysis of Ctx, shared by the checks of one clang-tidy run: the first

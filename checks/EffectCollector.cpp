@@ -512,8 +512,7 @@ private:
       return true;
     }
     addCall(*MD, MC->getBeginLoc(), Obj, MC->arguments(),
-            MD->isVirtual() && !isa<CXXThisExpr>(Obj->IgnoreParenImpCasts()),
-            Arrow);
+            MD->isVirtual() && !(Callee && Callee->hasQualifier()), Arrow);
     return true;
   }
 

@@ -82,8 +82,10 @@ void RematchCheck::report(const Finding &F, const EffectAnalysis &A,
     for (size_t I = 0; I + 1 < Chain.size(); ++I)
       Message += (I ? " -> " : "") + functionName(Chain[I].E->Callee);
   } else {
-    Message += " calls " + quoted(functionName(F.E->Callee)) + ", which " +
-               (F.E->Virtual ? "may dispatch to an override that " : "") +
+    const FunctionDecl *Called = F.E->Called ? F.E->Called : F.E->Callee;
+    Message += " calls " + quoted(functionName(Called)) + ", which " +
+               (F.E->Virtual ? "may, through a virtual call, reach code that "
+                             : "") +
                describe(Last);
   }
   Message += "; " + consequence(Last);

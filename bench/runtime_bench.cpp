@@ -1,0 +1,92 @@
+// Runtime costs with audit off (this file) and on (runtime_bench_audit.cpp),
+// measured in one binary so the ratios compare like with like.
+#include "rematch/rematch.h"
+
+#include <benchmark/benchmark.h>
+
+#include <cmath>
+#include <random>
+
+namespace {
+
+// "Trivial": a few arithmetic operations the optimiser cannot remove.
+int trivial(int x) {
+  benchmark::DoNotOptimize(x);
+  return x + 1;
+}
+
+// A small but real function: ~100 ns of floating-point work.
+double small_work(double x) {
+  for (int i = 0; i < 40; ++i)
+    x = std::sqrt(x * x + 1.0);
+  return x;
+}
+
+void BM_Direct_Trivial(benchmark::State &state) {
+  int x = 0;
+  for (auto _ : state)
+    benchmark::DoNotOptimize(x = trivial(x));
+}
+BENCHMARK(BM_Direct_Trivial);
+
+void BM_SegmentForward_Trivial_NoGenerators(benchmark::State &state) {
+  rematch::Segment seg;
+  int x = 0;
+  for (auto _ : state)
+    benchmark::DoNotOptimize(x = seg.forward([&] { return trivial(x); }));
+}
+BENCHMARK(BM_SegmentForward_Trivial_NoGenerators);
+
+void BM_Direct_SmallWork(benchmark::State &state) {
+  double x = 1.0;
+  for (auto _ : state)
+    benchmark::DoNotOptimize(x = small_work(x));
+}
+BENCHMARK(BM_Direct_SmallWork);
+
+void BM_SegmentForward_SmallWork_NoGenerators(benchmark::State &state) {
+  rematch::Segment seg;
+  double x = 1.0;
+  for (auto _ : state)
+    benchmark::DoNotOptimize(x = seg.forward([&] { return small_work(x); }));
+}
+BENCHMARK(BM_SegmentForward_SmallWork_NoGenerators);
+
+// Forward + recompute of an empty function with one mt19937 registered: two
+// saves (s0, outside) and two restores (s0, outside), plus the leases.
+void BM_ForwardRecompute_OneMt19937(benchmark::State &state) {
+  rematch::Generator<std::mt19937> g(1u);
+  rematch::Segment seg;
+  for (auto _ : state) {
+    seg.forward([] {});
+    seg.recompute([] {});
+  }
+}
+BENCHMARK(BM_ForwardRecompute_OneMt19937);
+
+void BM_ForwardOnly_OneMt19937(benchmark::State &state) {
+  rematch::Generator<std::mt19937> g(1u);
+  rematch::Segment seg;
+  for (auto _ : state)
+    seg.forward([] {});
+}
+BENCHMARK(BM_ForwardOnly_OneMt19937);
+
+// What a draw through Generator (with its lease) costs over the bare engine.
+void BM_Draw_RawMt19937(benchmark::State &state) {
+  std::mt19937 e(1u);
+  for (auto _ : state)
+    benchmark::DoNotOptimize(e());
+}
+BENCHMARK(BM_Draw_RawMt19937);
+
+void BM_Draw_GeneratorMt19937(benchmark::State &state) {
+  rematch::Generator<std::mt19937> g(1u);
+  for (auto _ : state)
+    benchmark::DoNotOptimize(g());
+}
+BENCHMARK(BM_Draw_GeneratorMt19937);
+
+} // namespace
+
+BENCHMARK_MAIN();

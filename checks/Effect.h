@@ -9,6 +9,7 @@
 #define REMATCH_CHECKS_EFFECT_H
 
 #include "clang/AST/Decl.h"
+#include "clang/AST/DeclCXX.h"
 #include "clang/AST/Expr.h"
 #include "clang/Basic/SourceLocation.h"
 #include <string>
@@ -76,6 +77,9 @@ struct CallSite {
   Root Object;             // root of the implicit object (member calls)
   std::vector<Root> Args;  // per parameter: root of the referred object
   bool Virtual = false;
+  // For a virtual call: the static class of the object; only overrides in
+  // it or classes derived from it can run.
+  const CXXRecordDecl *StaticClass = nullptr;
 };
 
 } // namespace clang::tidy::rematch

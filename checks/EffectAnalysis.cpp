@@ -168,9 +168,14 @@ void EffectAnalysis::computeSummaries(
     if (C.Virtual) {
       auto It = Overrides.find(C.Callee->getCanonicalDecl());
       if (It != Overrides.end())
-        for (const FunctionDecl *O : It->second)
+        for (const FunctionDecl *O : It->second) {
+          const auto *RD = cast<CXXMethodDecl>(O)->getParent();
+          if (C.StaticClass && RD != C.StaticClass &&
+              !RD->isDerivedFrom(C.StaticClass))
+            continue;
           if (const FunctionDecl *Def = analysable(O))
             Out.push_back(Def);
+        }
     }
     return Out;
   };

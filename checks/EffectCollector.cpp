@@ -359,6 +359,18 @@ private:
       return true;
     }
 
+    // A user-defined operator with a body here is a call like any other: its
+    // summary says what it does to the object and to the world.
+    if (Callee && isa<CXXMethodDecl>(Callee) &&
+        !isModelledByName(*Callee, SM) &&
+        (Op == OO_Equal || Op == OO_PlusPlus || Op == OO_MinusMinus ||
+         isCompoundAssignOperator(Op))) {
+      consume(Obj);
+      addCall(*Callee, OC->getBeginLoc(), Obj,
+              llvm::ArrayRef(OC->getArgs() + 1, OC->getNumArgs() - 1),
+              cast<CXXMethodDecl>(Callee)->isVirtual());
+      return true;
+    }
     if (Op == OO_Equal && Callee && isa<CXXMethodDecl>(Callee)) {
       if (!isMapSubscript(Obj))
         record(EffectKind::StateWrite, Obj, OC->getBeginLoc(), "");
@@ -773,10 +785,32 @@ private:
     C.Virtual = Virtual;
     if (Obj)
       C.Object = Arrow ? pointeeRoot(Obj) : rootOf(Obj);
+    if (Virtual && Obj) {
+      const Expr *O = Obj->IgnoreParenImpCasts();
+      QualType T = Arrow ? O->getType()->getPointeeType() : O->getType();
+      C.StaticClass = T.isNull() ? nullptr : T->getAsCXXRecordDecl();
+      // An object, not a reference or pointer: its dynamic type is known.
+      const auto *DRE = dyn_cast<DeclRefExpr>(O);
+      bool Exact = !Arrow && (isa<MaterializeTemporaryExpr>(O) ||
+                              isa<CXXTemporaryObjectExpr>(O) ||
+                              (DRE && isa<VarDecl>(DRE->getDecl()) &&
+                               !DRE->getDecl()->getType()->isReferenceType()));
+      const auto *MD = dyn_cast<CXXMethodDecl>(&Callee);
+      if (Exact && MD && C.StaticClass) {
+        if (const CXXMethodDecl *Final =
+                MD->getCorrespondingMethodInClass(C.StaticClass))
+          C.Callee = Final;
+        C.Virtual = false;
+      }
+    }
     for (unsigned I = 0; I < Callee.getNumParams() && I < Args.size(); ++I) {
       QualType PT = Callee.getParamDecl(I)->getType();
-      if (PT->isReferenceType() && !PT.getNonReferenceType().isConstQualified())
+      if (PT->isReferenceType() &&
+          !PT.getNonReferenceType().isConstQualified()) {
+        // Bound to the callee, which says what it does with it.
+        consume(Args[I]);
         C.Args.push_back(rootOf(Args[I]));
+      }
       else if (PT->isPointerType() &&
                !PT->getPointeeType().isConstQualified())
         C.Args.push_back(pointeeRoot(Args[I]));

@@ -183,10 +183,13 @@ public:
     CO["Chain"] = {O.Chain, 0};
     // Diagnostics are formatted here; clang's own "N warnings generated."
     // summary is noise on stderr.
-    Opts.ExtraArgs = std::vector<std::string>{"-fno-caret-diagnostics"};
+    // Inserted right after the compiler name: a database command may end
+    // with `-- file`, after which anything appended would be an input.
+    Opts.ExtraArgsBefore = std::vector<std::string>{"-fno-caret-diagnostics"};
     if (!O.BuildPath.empty() && O.CompileArgs)
-      Opts.ExtraArgs->insert(Opts.ExtraArgs->begin(), O.CompileArgs->begin(),
-                             O.CompileArgs->end());
+      Opts.ExtraArgsBefore->insert(Opts.ExtraArgsBefore->end(),
+                                   O.CompileArgs->begin(),
+                                   O.CompileArgs->end());
     ClangTidyContext Context(std::make_unique<DefaultOptionsProvider>(
         ClangTidyGlobalOptions(), Opts));
 
@@ -317,19 +320,6 @@ int runRematch(const CliOptions &O, llvm::raw_ostream &Err) {
     return UsageError;
   }
 
-  // An --output that cannot be written fails before any work is done.
-  std::unique_ptr<llvm::raw_fd_ostream> File;
-  if (!O.OutputPath.empty()) {
-    std::error_code EC;
-    File = std::make_unique<llvm::raw_fd_ostream>(O.OutputPath, EC);
-    if (EC) {
-      Err << O.OutputPath << ": error: cannot write output: " << EC.message()
-          << "\n";
-      return UsageError;
-    }
-  }
-  llvm::raw_ostream &Out = File ? *File : llvm::outs();
-
   bool ConfigFailed = false;
   if (!O.ConfigFile.empty()) {
     if (llvm::Expected<clang::tidy::rematch::Config> C =
@@ -345,6 +335,19 @@ int runRematch(const CliOptions &O, llvm::raw_ostream &Err) {
       makeDatabase(O, Err, DBFailed);
   if (!DB)
     return UsageError;
+
+  // An --output that cannot be written fails before any work is done.
+  std::unique_ptr<llvm::raw_fd_ostream> File;
+  if (!O.OutputPath.empty()) {
+    std::error_code EC;
+    File = std::make_unique<llvm::raw_fd_ostream>(O.OutputPath, EC);
+    if (EC) {
+      Err << O.OutputPath << ": error: cannot write output: " << EC.message()
+          << "\n";
+      return UsageError;
+    }
+  }
+  llvm::raw_ostream &Out = File ? *File : llvm::outs();
 
   SourceCache Src;
   PathNamer Names(O.Files);
@@ -372,6 +375,12 @@ int runRematch(const CliOptions &O, llvm::raw_ostream &Err) {
           Status.Errors.push_back(llvm::toString(C.takeError()));
           ConfigFailed = true;
         }
+    }
+    if (Status.Status != FileStatus::State::Failed &&
+        DB->getCompileCommands(Names.absolute(Path)).empty()) {
+      Status.Status = FileStatus::State::Failed;
+      Status.Errors.push_back(Path + ": error: no compile command for this "
+                                     "file in the compilation database");
     }
     if (Status.Status == FileStatus::State::Failed) {
       R.Files.push_back(std::move(Status));

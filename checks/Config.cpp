@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Config.h"
+#include "clang-tidy/GlobList.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -105,6 +106,43 @@ void yamlize(yaml::IO &IO, StringList &List, bool, yaml::EmptyContext &Ctx) {
   IO.setError("expected a string or a sequence of strings");
 }
 
+// The names of the rematch checks, from the one list.
+const std::vector<StringRef> &knownChecks() {
+  static const std::vector<StringRef> Names = {
+#define REMATCH_CHECK(Name, Class, Stem, Description) Name,
+#include "Checks.def"
+  };
+  return Names;
+}
+
+} // namespace
+
+std::string unknownCheckProblem(StringRef Globs) {
+  SmallVector<StringRef, 8> Items;
+  Globs.split(Items, ',', -1, false);
+  for (StringRef Item : Items) {
+    Item = Item.trim();
+    Item.consume_front("-");
+    Item = Item.trim();
+    if (!Item.empty() && !Item.contains('*') &&
+        !llvm::is_contained(knownChecks(), Item))
+      return ("unknown check '" + Item + "'").str();
+  }
+  return {};
+}
+
+std::string checkGlobsProblem(StringRef Globs) {
+  if (std::string Unknown = unknownCheckProblem(Globs); !Unknown.empty())
+    return Unknown;
+  GlobList List(Globs);
+  for (StringRef Known : knownChecks())
+    if (List.contains(Known))
+      return {};
+  return ("'" + Globs + "' enables no check").str();
+}
+
+namespace {
+
 void yamlize(yaml::IO &IO, ChecksString &Checks, bool,
              yaml::EmptyContext &Ctx) {
   // Left unset: the checks chosen elsewhere stay in force.
@@ -118,6 +156,8 @@ void yamlize(yaml::IO &IO, ChecksString &Checks, bool,
   yaml::yamlize(IO, Text, true, Ctx);
   // A block scalar ("Checks: |") ends in a newline that is no part of a glob.
   Checks.Value = StringRef(Text).trim().str();
+  if (std::string Problem = checkGlobsProblem(*Checks.Value); !Problem.empty())
+    IO.setError(Problem);
 }
 
 void mapList(yaml::IO &IO, const char *Key, std::vector<std::string> &Items) {
@@ -187,7 +227,66 @@ void Config::merge(const Config &Other) {
     Path = Other.Path;
 }
 
+namespace {
+
+// LLVM's YAML reader builds its node tree recursively: a hostile or broken
+// file nested thousands deep would overflow the stack. A configuration is a
+// flat mapping of lists, so anything nested deeper than this is refused,
+// at the place where the limit is crossed.
+constexpr unsigned MaxNesting = 32;
+
+std::optional<std::pair<unsigned, unsigned>> tooDeep(StringRef Text) {
+  unsigned Line = 1, Column = 1, Flow = 0;
+  bool LineStart = true;
+  unsigned Block = 0; // "- " / "? " markers opening this line
+  char Quote = 0;
+  for (size_t I = 0; I < Text.size(); ++I) {
+    char C = Text[I];
+    if (C == '\n') {
+      ++Line;
+      Column = 1;
+      LineStart = true;
+      Block = 0;
+      Quote = 0;
+      continue;
+    }
+    if (Quote) {
+      if (C == Quote)
+        Quote = 0;
+    } else if (C == '\'' || C == '"') {
+      Quote = C;
+    } else if (C == '#') {
+      // The rest of the line is a comment.
+      while (I + 1 < Text.size() && Text[I + 1] != '\n')
+        ++I;
+    } else if (C == '[' || C == '{') {
+      if (++Flow > MaxNesting)
+        return std::make_pair(Line, Column);
+    } else if ((C == ']' || C == '}') && Flow > 0) {
+      --Flow;
+    } else if (LineStart && (C == '-' || C == '?') && I + 1 < Text.size() &&
+               (Text[I + 1] == ' ' || Text[I + 1] == '\t')) {
+      if (++Block > MaxNesting)
+        return std::make_pair(Line, Column);
+    } else if (C != ' ' && C != '\t') {
+      LineStart = false;
+    }
+    if (Column > 4096 && LineStart)
+      return std::make_pair(Line, Column); // indentation alone that deep
+    ++Column;
+  }
+  return std::nullopt;
+}
+
+} // namespace
+
 Expected<Config> parseConfig(StringRef Text, StringRef Path) {
+  if (auto Deep = tooDeep(Text))
+    return createStringError(
+        std::errc::invalid_argument,
+        "%s:%u:%u: error: nested more than %u levels deep; a rematch "
+        "configuration is a mapping of lists",
+        Path.str().c_str(), Deep->first, Deep->second, MaxNesting);
   Config Result;
   Result.Path = Path.str();
   FirstDiagnostic Diag;

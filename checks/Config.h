@@ -43,6 +43,12 @@ struct Config {
 // "<Path>:<line>:<column>: error: <what>".
 llvm::Expected<Config> parseConfig(llvm::StringRef Text, llvm::StringRef Path);
 
+// What is wrong with a clang-tidy glob list of rematch checks: an unknown
+// check name, or no check enabled; empty when nothing is.
+std::string checkGlobsProblem(llvm::StringRef Globs);
+// Only the first half: an unknown check name (for --warnings-as-errors).
+std::string unknownCheckProblem(llvm::StringRef Globs);
+
 // Reads and parses a file; a file that cannot be read is an error naming it.
 llvm::Expected<Config> loadConfigFile(llvm::StringRef Path);
 

@@ -68,6 +68,10 @@ struct Effect {
   unsigned CalleeEffect = 0;
   bool Virtual = false; // a virtual call on the way: the effect may happen
   const FunctionDecl *Called = nullptr; // the callee as written at the call
+  // The callee has no body here: CalleeEffect indexes its summary from
+  // another translation unit (ExternalSummaries).
+  bool External = false;
+  std::string VarUsr; // a global read in another TU: the global's USR
 };
 
 // One call made by a function, with the roots of what the callee can reach.

@@ -2,12 +2,14 @@
 
 #include "EffectAnalysis.h"
 #include "EffectCollector.h"
+#include "GlobalWrites.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 #include <map>
 #include <mutex>
@@ -62,14 +64,22 @@ EffectKey keyOf(const Effect &E) {
           E.Target.Index, E.Callee ? std::string() : E.Subject};
 }
 
-// Every override defined in the TU, under each method it overrides.
+// Every override defined in the TU, under each method it overrides; and
+// every function definition outside system headers.
 class OverrideIndex : public RecursiveASTVisitor<OverrideIndex> {
 public:
-  explicit OverrideIndex(
+  OverrideIndex(
       llvm::DenseMap<const FunctionDecl *, std::vector<const FunctionDecl *>>
-          &Out)
-      : Out(Out) {}
+          &Out,
+      std::vector<const FunctionDecl *> *Defs, const SourceManager &SM)
+      : Out(Out), Defs(Defs), SM(SM) {}
   bool shouldVisitTemplateInstantiations() const { return true; }
+  bool VisitFunctionDecl(FunctionDecl *FD) {
+    if (Defs && FD->doesThisDeclarationHaveABody() &&
+        !FD->isDependentContext() && !isModelledByName(*FD, SM))
+      Defs->push_back(FD);
+    return true;
+  }
   bool VisitCXXMethodDecl(CXXMethodDecl *MD) {
     if (!MD->isVirtual() || !MD->doesThisDeclarationHaveABody())
       return true;
@@ -90,6 +100,8 @@ public:
 
 private:
   llvm::DenseMap<const FunctionDecl *, std::vector<const FunctionDecl *>> &Out;
+  std::vector<const FunctionDecl *> *Defs;
+  const SourceManager &SM;
 };
 
 } // namespace
@@ -114,14 +126,24 @@ EffectAnalysis::EffectAnalysis(ASTContext &Ctx, const AnalysisSettings &S)
   Known = std::make_unique<KnownFunctions>(Cfg);
   Sites = findCheckpointSites(Ctx, EntryPoints(Cfg.CheckpointFunctions));
 
-  OverrideIndex(Overrides).TraverseAST(Ctx);
+  External = getExternalSummaries();
+  SummarySink Sink = getSummarySink();
+  OverrideIndex(Overrides, Sink ? &Definitions : nullptr,
+                Ctx.getSourceManager())
+      .TraverseAST(Ctx);
+  ModifiableGlobals = findModifiableGlobals(Ctx);
 
   std::vector<const FunctionDecl *> Roots;
   for (const CheckpointSite &Site : Sites)
     for (const Callable &C : Site.Callables)
       Roots.push_back(C.Body);
+  // Phase one summarises every function for the other TUs, not only those
+  // reachable from a checkpoint here.
+  Roots.insert(Roots.end(), Definitions.begin(), Definitions.end());
   computeSummaries(Roots);
   computeFindings();
+  if (Sink && ConfigError.empty())
+    Sink(exportSummary());
 }
 
 EffectAnalysis::~EffectAnalysis() = default;
@@ -220,6 +242,8 @@ void EffectAnalysis::computeSummaries(
             E.Loc = C.Loc;
             E.Callee = Def;
             E.CalleeEffect = I;
+            E.Var = CalleeEffects[I].Var;
+            E.VarUsr = CalleeEffects[I].VarUsr;
             E.Virtual = C.Virtual || CalleeEffects[I].Virtual;
             E.Called = C.Callee;
             if (Seen[FD].insert(keyOf(E)).second) {
@@ -228,6 +252,29 @@ void EffectAnalysis::computeSummaries(
             }
           }
           }
+          if (const FunctionEffects *Ext = externalEffects(C.Callee))
+            for (unsigned I = 0; I < Ext->Effects.size(); ++I) {
+              const SummaryEffect &X = Ext->Effects[I];
+              std::optional<Root> R = mapRoot(X.Target, C);
+              if (!R)
+                continue;
+              Effect E;
+              E.Kind = X.Kind;
+              E.Target = *R;
+              E.Subject = X.Subject;
+              E.Detail = X.Detail;
+              E.Loc = C.Loc;
+              E.Callee = C.Callee;
+              E.Called = C.Callee;
+              E.CalleeEffect = I;
+              E.External = true;
+              E.VarUsr = X.VarUsr;
+              E.Virtual = C.Virtual || X.Virtual;
+              if (Seen[FD].insert(keyOf(E)).second) {
+                Summaries[FD]->Effects.push_back(std::move(E));
+                Changed = true;
+              }
+            }
         }
       }
     }
@@ -282,6 +329,28 @@ void EffectAnalysis::computeSummaries(
   }
 }
 
+// A global whose value cannot change between the passes is no hazard: one
+// defined here that nothing here writes and whose address stays here. (An
+// extern declared but not defined here is written who knows where.)
+bool EffectAnalysis::mayChange(const Effect &E) const {
+  const VarDecl *VD = E.Var;
+  if (!VD) {
+    // Read in another TU: only the program-wide sets can tell.
+    return !External || E.VarUsr.empty() || External->isModifiable(E.VarUsr);
+  }
+  const VarDecl *Canon = VD->getCanonicalDecl();
+  if (ModifiableGlobals.contains(Canon))
+    return true;
+  if (External && External->isModifiable(*Canon))
+    return true;
+
+  // With the whole program's summaries nothing else can write it; alone, a
+  // global only declared here may be written where it is defined.
+  if (External)
+    return false;
+  return !Canon->hasDefinition(Ctx);
+}
+
 void EffectAnalysis::computeFindings() {
   std::set<std::pair<int, unsigned>> Reported;
   for (const CheckpointSite &Site : Sites)
@@ -291,6 +360,8 @@ void EffectAnalysis::computeFindings() {
         continue;
       for (const Effect &E : S->Effects) {
         if (!E.Target.isOutside())
+          continue;
+        if (E.Kind == EffectKind::GlobalRead && !mayChange(E))
           continue;
         if (!Reported.insert({int(E.Kind), E.Loc.getRawEncoding()}).second)
           continue;
@@ -304,10 +375,23 @@ std::vector<ChainStep> EffectAnalysis::chain(const FunctionDecl *Body,
   std::vector<ChainStep> Steps;
   const FunctionDecl *In = Body;
   const Effect *Cur = &E;
-  while (Cur && Steps.size() < 64) {
+  // Each step's effect was added before the effect that inherits it, so the
+  // walk ends; the bound only guards against a broken summary.
+  while (Cur && Steps.size() < 1000000) {
     Steps.push_back({In, Cur});
     if (!Cur->Callee)
       break;
+    if (Cur->External) {
+      const FunctionEffects *Ext = externalEffects(Cur->Callee);
+      if (!Ext || Cur->CalleeEffect >= Ext->Effects.size())
+        break;
+      const SummaryEffect &X = Ext->Effects[Cur->CalleeEffect];
+      for (const SummaryStep &Step : X.Chain)
+        Steps.push_back({nullptr, nullptr, &Step, nullptr});
+      if (!X.Chain.empty())
+        Steps.back().Final = &X;
+      break;
+    }
     const FunctionSummary *S = summary(Cur->Callee);
     if (!S || Cur->CalleeEffect >= S->Effects.size())
       break;
@@ -315,6 +399,108 @@ std::vector<ChainStep> EffectAnalysis::chain(const FunctionDecl *Body,
     Cur = &S->Effects[Cur->CalleeEffect];
   }
   return Steps;
+}
+
+const FunctionEffects *
+EffectAnalysis::externalEffects(const FunctionDecl *FD) const {
+  if (!External || !FD || FD->getDefinition())
+    return nullptr;
+  if (Ctx.getSourceManager().isInSystemHeader(FD->getLocation()))
+    return nullptr;
+  std::string Usr = usrOf(*FD);
+  if (Usr.empty())
+    return nullptr;
+  UsedExternal.try_emplace(Usr, External->hashOf(Usr));
+  return External->lookup(Usr);
+}
+
+namespace {
+
+PlainLocation plainLocation(SourceLocation L, const SourceManager &SM) {
+  PlainLocation P;
+  PresumedLoc PL = SM.getPresumedLoc(SM.getExpansionLoc(L));
+  if (PL.isInvalid())
+    return P;
+  llvm::SmallString<256> Path(PL.getFilename());
+  llvm::sys::fs::make_absolute(Path);
+  llvm::sys::path::remove_dots(Path, true);
+  P.File = std::string(Path);
+  P.Line = PL.getLine();
+  P.Column = PL.getColumn();
+  return P;
+}
+
+std::string displayName(const FunctionDecl *FD) {
+  if (!FD)
+    return {};
+  if (const auto *MD = dyn_cast<CXXMethodDecl>(FD))
+    if (MD->getParent()->isLambda())
+      return "lambda";
+  return withoutTemplateArgs(canonicalName(*FD));
+}
+
+} // namespace
+
+TUSummary EffectAnalysis::exportSummary() const {
+  const SourceManager &SM = Ctx.getSourceManager();
+  TUSummary S;
+  S.MainFile = plainLocation(SM.getLocForStartOfFile(SM.getMainFileID()), SM)
+                   .File;
+  for (auto It = SM.fileinfo_begin(); It != SM.fileinfo_end(); ++It) {
+    llvm::SmallString<256> Path(It->first.getName());
+    llvm::sys::fs::make_absolute(Path);
+    llvm::sys::path::remove_dots(Path, true);
+    S.Inputs.emplace_back(std::string(Path), std::string());
+  }
+  llvm::sort(S.Inputs);
+  S.CheckpointSites = Sites.size();
+  llvm::DenseSet<const FunctionDecl *> Done;
+  for (const FunctionDecl *FD : Definitions) {
+    if (!Done.insert(FD).second)
+      continue;
+    const FunctionSummary *Sum = summary(FD);
+    std::string Usr = usrOf(*FD);
+    if (!Sum || Usr.empty())
+      continue;
+    FunctionEffects F;
+    F.Usr = Usr;
+    F.Name = displayName(FD);
+    for (const Effect &E : Sum->Effects) {
+      if (E.Target.K == Root::Local || E.Target.K == Root::Capture)
+        continue;
+      SummaryEffect X;
+      X.Kind = E.Kind;
+      X.Target = E.Target;
+      X.Subject = E.Subject;
+      X.Detail = E.Detail;
+      X.Virtual = E.Virtual;
+      X.VarUsr = E.Var ? usrOf(*E.Var) : E.VarUsr;
+      for (const ChainStep &Step : chain(FD, E)) {
+        if (Step.Plain) {
+          X.Chain.push_back(*Step.Plain);
+          continue;
+        }
+        SummaryStep P;
+        P.Function = displayName(Step.In);
+        if (Step.E->Callee)
+          P.Callee = displayName(Step.E->Callee);
+        P.Loc = plainLocation(Step.E->Loc, SM);
+        X.Chain.push_back(std::move(P));
+      }
+      F.Effects.push_back(std::move(X));
+    }
+    if (!F.Effects.empty())
+      S.Functions.push_back(std::move(F));
+  }
+  for (const VarDecl *VD : ModifiableGlobals) {
+    std::string Usr = usrOf(*VD);
+    if (!Usr.empty())
+      S.GlobalsWritten.push_back(std::move(Usr));
+  }
+  llvm::sort(S.GlobalsWritten);
+  for (const auto &[Usr, Hash] : UsedExternal)
+    S.Dependencies.emplace_back(Usr, Hash);
+  return S;
 }
 
 std::shared_ptr<EffectAnalysis> getSharedAnalysis(ASTContext &Ctx,

@@ -13,8 +13,11 @@
 #include "CheckpointSites.h"
 #include "Config.h"
 #include "Effect.h"
+#include "ExternalSummaries.h"
 #include "KnownFunctions.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
+#include <map>
 #include <memory>
 
 namespace clang {
@@ -34,9 +37,13 @@ struct Finding {
 };
 
 // One step of a call chain, from the checkpointed callable to the effect.
+// Steps inside this TU point at an Effect; steps in another TU (reached
+// through a summary) carry a plain location instead.
 struct ChainStep {
   const FunctionDecl *In = nullptr; // the function the step is in
   const Effect *E = nullptr;        // a call (E->Callee set) or the effect
+  const SummaryStep *Plain = nullptr;
+  const SummaryEffect *Final = nullptr; // set on the last plain step
 };
 
 // What the analysis needs to know besides the AST.
@@ -64,7 +71,13 @@ public:
   std::vector<ChainStep> chain(const FunctionDecl *Body,
                                const Effect &E) const;
 
+  // This TU's summary for other TUs (phase one of --summaries-dir).
+  TUSummary exportSummary() const;
+
 private:
+  bool mayChange(const Effect &E) const;
+  const FunctionEffects *externalEffects(const FunctionDecl *FD) const;
+
   void computeSummaries(const std::vector<const FunctionDecl *> &Roots);
   void computeFindings();
 
@@ -77,6 +90,11 @@ private:
   llvm::DenseMap<const FunctionDecl *, std::unique_ptr<FunctionSummary>>
       Summaries;
   std::vector<Finding> Findings;
+  std::shared_ptr<const ExternalSummaries> External;
+  // The external functions looked up, with the hash of what was found.
+  mutable std::map<std::string, std::string> UsedExternal;
+  llvm::DenseSet<const VarDecl *> ModifiableGlobals;
+  std::vector<const FunctionDecl *> Definitions; // outside system headers
   // Virtual method (canonical) -> the overrides defined in this TU.
   llvm::DenseMap<const FunctionDecl *, std::vector<const FunctionDecl *>>
       Overrides;

@@ -70,17 +70,53 @@ void RematchCheck::check(
 
 void RematchCheck::onEndOfTranslationUnit() { Analysis.reset(); }
 
+// A location for a step in another translation unit, loading its file into
+// this TU's source manager so clang-tidy can print and filter the note.
+static SourceLocation locationOf(const PlainLocation &P, ASTContext &Ctx) {
+  SourceManager &SM = Ctx.getSourceManager();
+  if (P.File.empty() || P.Line == 0)
+    return {};
+  llvm::Expected<FileEntryRef> FE =
+      SM.getFileManager().getFileRef(P.File, /*OpenFile=*/false);
+  if (!FE) {
+    llvm::consumeError(FE.takeError());
+    return {};
+  }
+  FileID FID = SM.getOrCreateFileID(*FE, SrcMgr::C_User);
+  return SM.translateLineCol(FID, P.Line, std::max(P.Column, 1u));
+}
+
 void RematchCheck::report(const Finding &F, const EffectAnalysis &A,
                           ASTContext &Ctx) {
   std::vector<ChainStep> Chain = A.chain(F.Target->Body, *F.E);
-  const Effect &Last = *Chain.back().E;
+  // The effect at the end of the chain, in this TU or summarised elsewhere.
+  Effect Last = Chain.back().E ? *Chain.back().E : Effect();
+  if (const SummaryEffect *X = Chain.back().Final) {
+    Last.Kind = X->Kind;
+    Last.Subject = X->Subject;
+    Last.Detail = X->Detail;
+  }
+  auto StepCallee = [](const ChainStep &S) -> std::string {
+    if (S.Plain)
+      return S.Plain->Callee;
+    return S.E && S.E->Callee ? functionName(S.E->Callee) : std::string();
+  };
+
   std::string Message = callableText(*F.Target);
   if (!F.E->Callee) {
     Message += " " + describe(Last);
   } else if (ChainStyle == "inline") {
     Message += " " + describe(Last) + " via ";
-    for (size_t I = 0; I + 1 < Chain.size(); ++I)
-      Message += (I ? " -> " : "") + functionName(Chain[I].E->Callee);
+    bool First = true;
+    for (const ChainStep &S : Chain) {
+      std::string Callee = StepCallee(S);
+      if (Callee.empty())
+        continue;
+      Message += (First ? "" : " -> ") + Callee;
+      First = false;
+    }
+    if (F.E->Virtual)
+      Message += " (may: through a virtual call)";
   } else {
     const FunctionDecl *Called = F.E->Called ? F.E->Called : F.E->Callee;
     Message += " calls " + quoted(functionName(Called)) + ", which " +
@@ -95,9 +131,33 @@ void RematchCheck::report(const Finding &F, const EffectAnalysis &A,
     if (!F.E->Callee)
       addFixes(Diag, F, A, Ctx);
   }
-  // One note per step of the chain, then the checkpoint call.
+  // One note per step of the chain, then the checkpoint call. A chain
+  // thousands deep keeps its first and last steps, and says what it skipped.
+  constexpr size_t Keep = 24;
   for (size_t I = 1; I < Chain.size(); ++I) {
+    if (Chain.size() > 2 * Keep + 2 && I == Keep + 1) {
+      size_t Skipped = Chain.size() - 2 * Keep - 1;
+      const ChainStep &Next = Chain[Chain.size() - Keep];
+      SourceLocation L = Next.Plain ? locationOf(Next.Plain->Loc, Ctx)
+                                    : Next.E->Loc;
+      if (L.isValid())
+        diag(L, "... %0 more calls in between ...", DiagnosticIDs::Note)
+            << unsigned(Skipped);
+      I = Chain.size() - Keep;
+    }
     const ChainStep &Step = Chain[I];
+    if (Step.Plain) {
+      SourceLocation L = locationOf(Step.Plain->Loc, Ctx);
+      if (L.isInvalid())
+        continue;
+      std::string In = quoted(Step.Plain->Function);
+      if (!Step.Plain->Callee.empty())
+        diag(L, "%0 calls %1 here", DiagnosticIDs::Note)
+            << In << quoted(Step.Plain->Callee);
+      else
+        diag(L, "%0 %1 here", DiagnosticIDs::Note) << In << describe(Last);
+      continue;
+    }
     std::string In = quoted(functionName(Step.In));
     if (Step.E->Callee)
       diag(Step.E->Loc, "%0 calls %1 here", DiagnosticIDs::Note)

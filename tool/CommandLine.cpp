@@ -1,6 +1,7 @@
 //===--- CommandLine.cpp - the rematch command-line contract --------------===//
 
 #include "CommandLine.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringRef.h"
 
 namespace rematch::tool {
@@ -19,11 +20,33 @@ OPTIONS:
                                   (default: rematch-*)
   --config-file=<path>            use this .rematch.yaml instead of the one
                                   found upward from each source file
+  --summaries-dir=<dir>           whole-program analysis: one effect summary
+                                  per translation unit in <dir>, reused while
+                                  the file and its includes are unchanged
   --format=text|json|sarif        output format (default: text)
   --output=<file>                 write the report to <file> (default: stdout)
   --chain=notes|inline            call chains as notes, or inline in the
                                   message (default: notes)
   --warnings-as-errors=<globs>    report matching checks as errors
+  --baseline=<file.sarif>         report only findings whose fingerprints are
+                                  not in this earlier SARIF report
+  --write-baseline=<file>         also write the SARIF of every finding (before
+                                  any filtering) to <file>
+  --changed-lines=<git rev>       report only findings on lines changed since
+                                  <git rev> (untracked files: every line)
+  --line-filter=<json>            report only findings on these lines, as
+                                  clang-tidy: [{"name":"a.cpp","lines":[[1,3]]}]
+  --install-git-hook              install a git pre-commit hook running rematch
+                                  on the staged files (-p <dir> sets its build
+                                  directory); --force replaces another hook
+  -j <n>, --jobs=<n>              analyse <n> files at once (default: the
+                                  number of cores)
+  --shard=<i>/<n>                 analyse only the i-th of n slices of the
+                                  files (file k, from 0, is in slice k % n + 1)
+  --timeout-per-file=<seconds>    give up on a file after this long (each
+                                  file then runs in a child process)
+  --memory-per-file=<MiB>         give up on a file whose analysis needs more
+                                  address space (also a child process each)
   --fix                           apply the safe fix-its in place
   --list-checks                   print the enabled checks and exit
   --version                       print the version and exit
@@ -39,6 +62,24 @@ namespace {
 
 llvm::Error usageError(const llvm::Twine &Msg) {
   return llvm::createStringError(Msg);
+}
+
+llvm::Error parsePositive(llvm::StringRef Option, llvm::StringRef Value,
+                          unsigned &Into) {
+  if (Value.getAsInteger(10, Into) || Into == 0)
+    return usageError("option '" + Option +
+                      "' needs a positive integer, not '" + Value + "'");
+  return llvm::Error::success();
+}
+
+// --shard=i/n: the i-th (1-based) of n slices of the input files.
+llvm::Error parseShard(llvm::StringRef Value, CliOptions &O) {
+  auto [I, N] = Value.split('/');
+  if (I.getAsInteger(10, O.ShardIndex) || N.getAsInteger(10, O.ShardCount) ||
+      O.ShardCount == 0 || O.ShardIndex == 0 || O.ShardIndex > O.ShardCount)
+    return usageError("--shard needs i/n with 1 <= i <= n, not '" + Value +
+                      "'");
+  return llvm::Error::success();
 }
 
 } // namespace
@@ -65,6 +106,13 @@ parseCommandLine(const std::vector<std::string> &Args) {
       Name = Name.substr(0, Eq);
       HasValue = true;
     }
+    // -j4, as make and ninja spell it.
+    if (!A.starts_with("--") && Name.size() > 1 && Name[0] == 'j' &&
+        llvm::isDigit(Name[1]) && !HasValue) {
+      Value = Name.drop_front();
+      Name = "j";
+      HasValue = true;
+    }
     auto Take = [&](std::string &Into) -> llvm::Error {
       if (!HasValue) {
         if (I + 1 >= Args.size())
@@ -82,20 +130,50 @@ parseCommandLine(const std::vector<std::string> &Args) {
     };
 
     llvm::Error E = llvm::Error::success();
-    std::string Format, Chain;
+    std::string Format, Chain, Number;
     if (Name == "p")
       E = Take(O.BuildPath);
     else if (Name == "checkpoint-functions")
       E = Take(O.CheckpointFunctions);
     else if (Name == "checks")
       E = Take(O.Checks);
+    else if (Name == "summaries-dir")
+      E = Take(O.SummariesDir);
     else if (Name == "config-file")
       E = Take(O.ConfigFile);
     else if (Name == "output" || Name == "o")
       E = Take(O.OutputPath);
     else if (Name == "warnings-as-errors")
       E = Take(O.WarningsAsErrors);
-    else if (Name == "format") {
+    else if (Name == "baseline")
+      E = Take(O.Baseline);
+    else if (Name == "write-baseline")
+      E = Take(O.WriteBaseline);
+    else if (Name == "changed-lines")
+      E = Take(O.ChangedLines);
+    else if (Name == "line-filter")
+      E = Take(O.LineFilter);
+    else if (Name == "install-git-hook")
+      E = Flag(O.InstallGitHook);
+    else if (Name == "force")
+      E = Flag(O.Force);
+    else if (Name == "j" || Name == "jobs") {
+      if (!(E = Take(Number)))
+        E = parsePositive("jobs", Number, O.Jobs);
+    } else if (Name == "shard") {
+      if (!(E = Take(Number)))
+        E = parseShard(Number, O);
+    } else if (Name == "timeout-per-file") {
+      if (!(E = Take(Number)) &&
+          (llvm::StringRef(Number).getAsDouble(O.TimeoutPerFile) ||
+           !(O.TimeoutPerFile > 0 && O.TimeoutPerFile <= 1e6)))
+        E = usageError("--timeout-per-file needs a positive number of "
+                       "seconds, not '" +
+                       Number + "'");
+    } else if (Name == "memory-per-file") {
+      if (!(E = Take(Number)))
+        E = parsePositive("memory-per-file", Number, O.MemoryPerFile);
+    } else if (Name == "format") {
       E = Take(Format);
       if (!E) {
         if (Format == "text")
@@ -129,7 +207,10 @@ parseCommandLine(const std::vector<std::string> &Args) {
     if (E)
       return std::move(E);
   }
-  if (O.Files.empty() && !O.Help && !O.Version && !O.ListChecks)
+  if (O.Force && !O.InstallGitHook)
+    return usageError("--force applies only to --install-git-hook");
+  if (O.Files.empty() && !O.Help && !O.Version && !O.ListChecks &&
+      !O.InstallGitHook)
     return usageError("no input files; see rematch --help");
   return O;
 }

@@ -23,10 +23,22 @@ struct CliOptions {
   std::string CheckpointFunctions;
   std::string Checks = "rematch-*";
   std::string ConfigFile;
+  std::string SummariesDir; // --summaries-dir: whole-program summaries
   Format OutputFormat = Format::Text;
   std::string OutputPath; // empty: stdout
   std::string Chain = "notes";
   std::string WarningsAsErrors;
+  std::string Baseline;      // --baseline: SARIF of findings not to report
+  std::string WriteBaseline; // --write-baseline: SARIF of all findings
+  std::string ChangedLines;  // --changed-lines: a git revision
+  std::string LineFilter;    // --line-filter: clang-tidy's JSON
+  bool InstallGitHook = false;
+  bool Force = false; // --force: --install-git-hook may replace a hook
+  unsigned Jobs = 0;          // -j: files analysed at once; 0: the cores
+  unsigned ShardIndex = 1;    // --shard=i/n, 1-based
+  unsigned ShardCount = 1;
+  double TimeoutPerFile = 0;  // --timeout-per-file, seconds; 0: none
+  unsigned MemoryPerFile = 0; // --memory-per-file, MiB; 0: none
   bool Fix = false;
   bool ListChecks = false;
   bool Help = false;

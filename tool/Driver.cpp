@@ -2,7 +2,10 @@
 
 #include "Driver.h"
 #include "Config.h"
+#include "Filters.h"
 #include "Output.h"
+#include "Scheduler.h"
+#include "Summaries.h"
 #include "clang-tidy/ClangTidy.h"
 #include "clang-tidy/ClangTidyDiagnosticConsumer.h"
 #include "clang-tidy/ClangTidyOptions.h"
@@ -16,6 +19,7 @@
 #include "llvm/Support/VirtualFileSystem.h"
 #include <algorithm>
 #include <map>
+#include <mutex>
 
 extern volatile int RematchModuleAnchorSource;
 // Keeps the check module, and its registration, in the program.
@@ -47,59 +51,43 @@ std::vector<std::string> allCheckNames() {
 }
 
 llvm::Expected<std::vector<std::string>> enabledChecks(llvm::StringRef Globs) {
-  std::vector<std::string> Known = allCheckNames();
-  llvm::SmallVector<llvm::StringRef, 8> Items;
-  Globs.split(Items, ',', -1, false);
-  for (llvm::StringRef Item : Items) {
-    Item = Item.trim();
-    Item.consume_front("-");
-    Item = Item.trim();
-    if (Item.empty() || Item.contains('*'))
-      continue;
-    if (std::find(Known.begin(), Known.end(), Item) == Known.end())
-      return llvm::createStringError(std::errc::invalid_argument,
-                                     "unknown check '%s' in --checks",
-                                     Item.str().c_str());
-  }
+  if (std::string Problem = clang::tidy::rematch::checkGlobsProblem(Globs);
+      !Problem.empty())
+    return llvm::createStringError(std::errc::invalid_argument,
+                                   "--checks: %s", Problem.c_str());
   GlobList List(Globs);
   std::vector<std::string> Enabled;
-  for (const std::string &N : Known)
+  for (const std::string &N : allCheckNames())
     if (List.contains(N))
       Enabled.push_back(N);
-  if (Enabled.empty())
-    return llvm::createStringError(std::errc::invalid_argument,
-                                   "--checks='%s' enables no check",
-                                   Globs.str().c_str());
   return Enabled;
 }
 
 namespace {
 
-// File contents, for turning offsets into lines and columns.
+// File contents, for turning offsets into lines and columns. Each file's
+// line starts are indexed once: a run reports thousands of notes.
 class SourceCache {
-public:
-  const llvm::MemoryBuffer *get(llvm::StringRef Path) {
-    auto It = Files.find(Path);
-    if (It == Files.end()) {
-      auto Buf = llvm::MemoryBuffer::getFile(Path);
-      It = Files.try_emplace(Path, Buf ? std::move(*Buf) : nullptr).first;
-    }
-    return It->second.get();
-  }
+  struct Entry {
+    std::unique_ptr<llvm::MemoryBuffer> Buffer;
+    std::vector<size_t> LineStarts;
+  };
 
+public:
   // 1-based line and column (in bytes) of Offset, and the line's text.
   bool locate(llvm::StringRef Path, unsigned Offset, unsigned &Line,
               unsigned &Column, std::string *Text = nullptr) {
-    const llvm::MemoryBuffer *Buf = get(Path);
-    if (!Buf || Offset > Buf->getBufferSize())
+    const Entry *E = get(Path);
+    if (!E || Offset > E->Buffer->getBufferSize())
       return false;
-    llvm::StringRef Code = Buf->getBuffer();
-    llvm::StringRef Before = Code.substr(0, Offset);
-    Line = Before.count('\n') + 1;
-    size_t LineStart = Before.rfind('\n');
-    LineStart = LineStart == llvm::StringRef::npos ? 0 : LineStart + 1;
+    auto After = std::upper_bound(E->LineStarts.begin(), E->LineStarts.end(),
+                                  size_t(Offset));
+    size_t Index = (After - E->LineStarts.begin()) - 1;
+    size_t LineStart = E->LineStarts[Index];
+    Line = Index + 1;
     Column = Offset - LineStart + 1;
     if (Text) {
+      llvm::StringRef Code = E->Buffer->getBuffer();
       size_t LineEnd = Code.find('\n', LineStart);
       *Text = Code.slice(LineStart, LineEnd).rtrim("\r").str();
     }
@@ -107,7 +95,26 @@ public:
   }
 
 private:
-  llvm::StringMap<std::unique_ptr<llvm::MemoryBuffer>> Files;
+  const Entry *get(llvm::StringRef Path) {
+    std::lock_guard<std::mutex> Lock(Mutex); // shared by analysis threads
+    auto It = Files.find(Path);
+    if (It == Files.end()) {
+      Entry E;
+      if (auto Buf = llvm::MemoryBuffer::getFile(Path)) {
+        E.Buffer = std::move(*Buf);
+        llvm::StringRef Code = E.Buffer->getBuffer();
+        E.LineStarts.push_back(0);
+        for (size_t I = 0; I < Code.size(); ++I)
+          if (Code[I] == '\n')
+            E.LineStarts.push_back(I + 1);
+      }
+      It = Files.try_emplace(Path, std::move(E)).first;
+    }
+    return It->second.Buffer ? &It->second : nullptr;
+  }
+
+  llvm::StringMap<Entry> Files;
+  std::mutex Mutex;
 };
 
 // How a path appears in the report: as given on the command line when it
@@ -156,11 +163,31 @@ std::string formatError(const tooling::DiagnosticMessage &M, SourceCache &Src,
   return Out + Level.str() + ": " + M.Message;
 }
 
-struct FileOutcome {
-  FileStatus Status;
-  std::vector<Finding> Findings;
-  std::vector<tooling::Replacement> Fixes;
-};
+// Clang names a file as its compile command did: relative to the command's
+// directory, which need not be ours under -p.
+void resolvePaths(ClangTidyError &E) {
+  auto Resolve = [&](std::string &Path) {
+    if (Path.empty() || E.BuildDirectory.empty() ||
+        llvm::sys::path::is_absolute(Path))
+      return;
+    llvm::SmallString<256> P(E.BuildDirectory);
+    llvm::sys::path::append(P, Path);
+    llvm::sys::path::remove_dots(P, /*remove_dot_dot=*/true);
+    Path = std::string(P);
+  };
+  Resolve(E.Message.FilePath);
+  for (tooling::DiagnosticMessage &N : E.Notes)
+    Resolve(N.FilePath);
+  llvm::StringMap<tooling::Replacements> Fix;
+  for (const auto &FileFix : E.Message.Fix)
+    for (const tooling::Replacement &R : FileFix.second) {
+      std::string Path = R.getFilePath().str();
+      Resolve(Path);
+      llvm::consumeError(Fix[Path].add(tooling::Replacement(
+          Path, R.getOffset(), R.getLength(), R.getReplacementText())));
+    }
+  E.Message.Fix = std::move(Fix);
+}
 
 class Analyzer {
 public:
@@ -193,13 +220,18 @@ public:
     ClangTidyContext Context(std::make_unique<DefaultOptionsProvider>(
         ClangTidyGlobalOptions(), Opts));
 
+    // A physical file system of its own: the real one's working directory
+    // is the process's, which ClangTool changes to each command's directory,
+    // under the feet of the other analysis threads.
     llvm::IntrusiveRefCntPtr<llvm::vfs::OverlayFileSystem> FS(
-        new llvm::vfs::OverlayFileSystem(llvm::vfs::getRealFileSystem()));
+        new llvm::vfs::OverlayFileSystem(
+            llvm::vfs::createPhysicalFileSystem()));
     std::vector<ClangTidyError> Errors =
         runClangTidy(Context, DB, {File}, FS, O.Fix);
 
     GlobList AsErrors(O.WarningsAsErrors);
-    for (const ClangTidyError &E : Errors) {
+    for (ClangTidyError &E : Errors) {
+      resolvePaths(E);
       llvm::StringRef Check = E.DiagnosticName;
       if (!Check.starts_with("rematch-")) {
         if (E.DiagLevel == ClangTidyError::Error) {
@@ -320,6 +352,13 @@ int runRematch(const CliOptions &O, llvm::raw_ostream &Err) {
     return UsageError;
   }
 
+  if (std::string Problem =
+          clang::tidy::rematch::unknownCheckProblem(O.WarningsAsErrors);
+      !Problem.empty()) {
+    Err << "rematch: error: --warnings-as-errors: " << Problem << "\n";
+    return UsageError;
+  }
+
   bool ConfigFailed = false;
   if (!O.ConfigFile.empty()) {
     if (llvm::Expected<clang::tidy::rematch::Config> C =
@@ -328,6 +367,13 @@ int runRematch(const CliOptions &O, llvm::raw_ostream &Err) {
       Err << llvm::toString(C.takeError()) << "\n";
       return UsageError;
     }
+  }
+
+  // --baseline, --changed-lines, --line-filter: errors before any work.
+  llvm::Expected<FindingFilters> Filters = FindingFilters::create(O);
+  if (!Filters) {
+    Err << llvm::toString(Filters.takeError()) << "\n";
+    return UsageError;
   }
 
   bool DBFailed = false;
@@ -347,15 +393,18 @@ int runRematch(const CliOptions &O, llvm::raw_ostream &Err) {
       return UsageError;
     }
   }
-  llvm::raw_ostream &Out = File ? *File : llvm::outs();
+  llvm::raw_fd_ostream &Out = File ? *File : llvm::outs();
 
   SourceCache Src;
   PathNamer Names(O.Files);
-  Analyzer A(O, *DB, Src, Names);
+  SerializedDatabase SharedDB(*DB);
+  Analyzer A(O, SharedDB, Src, Names);
   Results R;
   std::map<std::string, size_t> Order;
   std::vector<tooling::Replacement> Fixes;
-  for (const std::string &Path : O.Files) {
+  std::vector<std::string> ToAnalyse;
+  std::vector<size_t> Pending; // their places in R.Files
+  for (const std::string &Path : shardOf(O)) {
     Order.try_emplace(Path, Order.size());
     FileStatus Status;
     Status.File = Path;
@@ -376,18 +425,44 @@ int runRematch(const CliOptions &O, llvm::raw_ostream &Err) {
           ConfigFailed = true;
         }
     }
-    if (Status.Status != FileStatus::State::Failed &&
-        DB->getCompileCommands(Names.absolute(Path)).empty()) {
-      Status.Status = FileStatus::State::Failed;
-      Status.Errors.push_back(Path + ": error: no compile command for this "
-                                     "file in the compilation database");
+    if (Status.Status != FileStatus::State::Failed) {
+      std::vector<tooling::CompileCommand> Cmds =
+          DB->getCompileCommands(Names.absolute(Path));
+      if (Cmds.empty()) {
+        Status.Status = FileStatus::State::Failed;
+        Status.Errors.push_back(Path + ": error: no compile command for this "
+                                       "file in the compilation database");
+      } else if (!llvm::sys::fs::is_directory(Cmds.front().Directory)) {
+        // Clang would abort on the chdir; say which entry is wrong instead.
+        Status.Status = FileStatus::State::Failed;
+        Status.Errors.push_back(Path + ": error: the compile command's "
+                                       "directory '" +
+                                Cmds.front().Directory + "' does not exist");
+      }
     }
     if (Status.Status == FileStatus::State::Failed) {
       R.Files.push_back(std::move(Status));
       continue;
     }
-    FileOutcome Outcome = A.analyse(Path);
-    R.Files.push_back(std::move(Outcome.Status));
+    Pending.push_back(R.Files.size());
+    R.Files.emplace_back();
+    ToAnalyse.push_back(Path);
+  }
+  auto AnalyseOne = [&](const std::string &Path) { return A.analyse(Path); };
+  std::vector<FileOutcome> Outcomes;
+  if (O.SummariesDir.empty()) {
+    Outcomes = analyseFiles(ToAnalyse, scheduleOptions(O), AnalyseOne);
+  } else {
+    std::optional<std::vector<FileOutcome>> WithSummaries =
+        analyseWithSummaries(O.SummariesDir, ToAnalyse, scheduleOptions(O),
+                             SharedDB, AnalyseOne, Err);
+    if (!WithSummaries)
+      return UsageError;
+    Outcomes = std::move(*WithSummaries);
+  }
+  for (size_t I = 0; I < Outcomes.size(); ++I) {
+    FileOutcome &Outcome = Outcomes[I];
+    R.Files[Pending[I]] = std::move(Outcome.Status);
     for (Finding &F : Outcome.Findings)
       R.Findings.push_back(std::move(F));
     Fixes.insert(Fixes.end(), Outcome.Fixes.begin(), Outcome.Fixes.end());
@@ -407,6 +482,10 @@ int runRematch(const CliOptions &O, llvm::raw_ostream &Err) {
                            A.Message == B.Message;
                   }),
       R.Findings.end());
+  if (llvm::Error E = Filters->apply(R, Err)) {
+    Err << llvm::toString(std::move(E)) << "\n";
+    return UsageError;
+  }
 
   switch (O.OutputFormat) {
   case Format::Text:
@@ -420,6 +499,13 @@ int runRematch(const CliOptions &O, llvm::raw_ostream &Err) {
     break;
   }
   Out.flush();
+  if (Out.has_error()) {
+    // A full disk or a closed pipe: the report is lost, which is no "1".
+    Err << (O.OutputPath.empty() ? "<stdout>" : O.OutputPath)
+        << ": error: cannot write output: " << Out.error().message() << "\n";
+    Out.clear_error();
+    return UsageError;
+  }
   if (O.Fix)
     applyFixes(Fixes, Err);
 

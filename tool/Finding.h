@@ -30,6 +30,10 @@ struct Finding {
   Location Loc;
   std::string SourceLine; // the text of Loc's line, without the newline
   std::vector<Note> Notes;
+  // Set by the driver over every finding of the run before --baseline and
+  // line filters drop some, so the occurrence index (see fingerprints())
+  // stays that of the whole run; empty: the writers compute it.
+  std::string Fingerprint;
 };
 
 // What happened to one input file.

@@ -57,6 +57,10 @@ std::vector<std::string> fingerprints(const std::vector<Finding> &Findings) {
   // Not a DenseMap: any 64-bit value, its reserved keys included, can occur.
   std::unordered_map<uint64_t, unsigned> Seen;
   for (const Finding &F : Findings) {
+    if (!F.Fingerprint.empty()) {
+      Result.push_back(F.Fingerprint);
+      continue;
+    }
     uint64_t Hash = hashFinding(F);
     unsigned Occurrence = Seen[Hash]++;
     std::string Text;

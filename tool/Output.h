@@ -21,7 +21,8 @@ void writeSarif(llvm::raw_ostream &OS, const Results &R,
 // A fingerprint that survives unrelated edits above the finding: it hashes
 // the check, the file, the message and the whitespace-normalised source line,
 // plus the occurrence index among identical keys in the same file.
-// Fills one fingerprint per finding, in order.
+// Fills one fingerprint per finding, in order; a finding whose Fingerprint is
+// already set keeps it.
 std::vector<std::string> fingerprints(const std::vector<Finding> &Findings);
 
 // A file name as SARIF's artifactLocation.uri wants it: a relative path stays

@@ -7,6 +7,8 @@
 
 #include "CommandLine.h"
 #include "Driver.h"
+#include "GitHook.h"
+#include "llvm/Support/CrashRecoveryContext.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -14,6 +16,8 @@ using namespace rematch::tool;
 
 int main(int argc, char **argv) {
   llvm::InitLLVM Init(argc, argv);
+  // A crash while analysing one file is reported for that file alone.
+  llvm::CrashRecoveryContext::Enable();
   std::vector<std::string> Args(argv + 1, argv + argc);
   llvm::Expected<CliOptions> Options = parseCommandLine(Args);
   if (!Options) {
@@ -29,6 +33,8 @@ int main(int argc, char **argv) {
     llvm::outs() << "rematch " << REMATCH_VERSION << " (LLVM 19)\n";
     return NoFindings;
   }
+  if (Options->InstallGitHook)
+    return installGitHook(*Options, llvm::outs(), llvm::errs());
   if (Options->ListChecks) {
     llvm::Expected<std::vector<std::string>> Checks =
         enabledChecks(Options->Checks);

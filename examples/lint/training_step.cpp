@@ -17,6 +17,9 @@ std::mt19937 g_gen(1);               // one stream for the whole program
 int g_forward_calls = 0;             // a statistics counter
 std::unordered_map<int, float> g_activation_cache;
 
+// The learning-rate / dropout scheduler runs between steps.
+void schedule(int step) { g_dropout_scale = step < 100 ? 2.0f : 1.5f; }
+
 struct BatchNorm {
   float running_mean = 0.0f;
   long num_batches_tracked = 0;

@@ -17,7 +17,7 @@ struct ThreadLog {
   Trace log;
   std::vector<std::size_t> pass_begin; // index into log.events per pass
   std::vector<std::size_t> text_begin;
-  std::string pending[3]; // partial lines of cout, cerr, clog
+  std::string pending[kCapturedStreams]; // partial lines, by stream
 };
 
 ThreadLog &thread_log() {
@@ -171,8 +171,8 @@ void capture_output(int which, const char *data, std::size_t size) {
   std::string &line = t.pending[which];
   for (std::size_t i = 0; i < size; ++i) {
     if (data[i] == '\n') {
-      static const char *const names[3] = {"<std::cout>", "<std::cerr>",
-                                           "<std::clog>"};
+      static const char *const names[kCapturedStreams] = {
+          "<std::cout>", "<std::cerr>", "<std::clog>", "<stdout>", "<stderr>"};
       const std::uint32_t idx = add_text(t, "log: " + line);
       push(t, EventKind::effect, hash_bytes("log", 3),
            {hash_bytes(line.data(), line.size()), Repr::hash}, names[which], 0,
@@ -189,7 +189,7 @@ void flush_output() noexcept {
     return;
   try {
     ThreadLog &t = thread_log();
-    for (int i = 0; i < 3; ++i)
+    for (int i = 0; i < kCapturedStreams; ++i)
       if (!t.pending[i].empty())
         capture_output(i, "\n", 1);
   } catch (...) {

@@ -1,6 +1,8 @@
 // Report text, DivergenceError and the policy switch.
 #include "rematch/report.h"
 
+#include "trace.h"
+
 #include <atomic>
 #include <cstdio>
 #include <cstdlib>
@@ -21,7 +23,7 @@ Policy policy_from_env() noexcept {
   if (s == "abort")
     return Policy::abort;
   if (s != "warn")
-    std::fprintf(stderr, "rematch: unknown REMATCH_POLICY '%s', using warn\n",
+    std::fprintf(detail::diagnostics_stream(), "rematch: unknown REMATCH_POLICY '%s', using warn\n",
                  v);
   return Policy::warn;
 }
@@ -128,14 +130,14 @@ void detail::apply_policy(const Report &report) {
     // C stdio, not std::cerr: an enclosing audited pass captures the
     // iostreams, and the warning is not the user's output.
     const std::string text = report.to_string();
-    std::fwrite(text.data(), 1, text.size(), stderr);
+    std::fwrite(text.data(), 1, text.size(), detail::diagnostics_stream());
     return;
   }
   case Policy::throw_error:
     throw DivergenceError(report);
   case Policy::abort: {
     const std::string text = report.to_string();
-    std::fwrite(text.data(), 1, text.size(), stderr);
+    std::fwrite(text.data(), 1, text.size(), detail::diagnostics_stream());
     std::abort();
   }
   }

@@ -87,12 +87,11 @@ void SegmentCore::record_result(Encoded value) noexcept {
 
 void SegmentCore::forward_begin(bool audit) {
   State &s = *state_;
-  forwarded_ = false;
+  phase_ = kNone;
   recomputes_ = 0;
   s.slots.clear();
   if (s.restricted || generator_count() != 0)
     snapshot_slots(s.slots, s.restricted ? &s.only : nullptr);
-  had_slots_ = !s.slots.empty();
   if (!s.slots.empty()) {
     // Held for the whole forward: the draws between s0 and s1 must be this
     // pass's draws only, or replaying s0 would not reproduce them.
@@ -124,14 +123,23 @@ void SegmentCore::forward_end(bool audit, bool completed) noexcept {
       s.forward_trace = std::move(t);
   }
   release_all(s.slots);
-  forwarded_ = completed;
+  // A plain forward that saved nothing lets the next forwards take the inline
+  // fast path (Segment::forward) while nothing is registered.
+  if (!completed)
+    phase_ = kNone;
+  else if (!audit && !restricted_ && s.slots.empty())
+    phase_ = kTrivialFresh;
+  else
+    phase_ = kFull;
 }
 
 void SegmentCore::recompute_begin(bool audit) {
   State &s = *state_;
-  if (!forwarded_)
+  if (phase_ == kNone)
     throw std::logic_error("rematch::Segment '" + s.name +
                            "': recompute() without a completed forward()");
+  if (phase_ == kTrivialFresh)
+    phase_ = kTrivialUsed; // the next trivial forward resets recomputes_
   ++recomputes_;
   s.report = Report(s.name, recomputes_);
   s.rng_findings.clear();

@@ -6,6 +6,7 @@
 #include "rematch/recorder.h"
 
 #include <cstdint>
+#include <cstdio>
 #include <string>
 #include <vector>
 
@@ -51,10 +52,16 @@ void leave_recompute() noexcept;
 
 /// Installs the std::cout/cerr/clog tee once per process.
 void install_stream_capture();
-/// Called by the tee: appends output of stream `which` on this thread.
+/// Streams whose output is captured: std::cout, std::cerr, std::clog, and
+/// (after rematch::capture_c_stdio()) C stdout and stderr.
+inline constexpr int kCapturedStreams = 5;
+/// Called by the tees: appends output of stream `which` on this thread.
 void capture_output(int which, const char *data, std::size_t size);
 /// Flushes this thread's partial output lines into the current pass.
 void flush_output() noexcept;
+/// Where rematch writes its own messages: the process's original stderr,
+/// also after capture_c_stdio() replaced `stderr`.
+std::FILE *diagnostics_stream() noexcept;
 /// Number of passes recording on this thread; trivially destructible storage
 /// so the tee can ask during thread and process exit.
 int active_passes() noexcept;

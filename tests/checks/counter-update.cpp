@@ -11,6 +11,8 @@ float g_loss_sum = 0;
 float g_decay = 1;
 unsigned g_flags = 0;
 float g_scale = 2;
+// Set outside the checkpointed code between steps.
+void set_scale(float s) { g_scale = s; }
 std::atomic<int> g_calls{0};
 thread_local int t_depth = 0;
 const int kWarmup = 10;

@@ -36,6 +36,27 @@ int g_vocab_size = 32000;
 float g_dropout = 0.1f;
 } // namespace cfg
 
+// Code outside the checkpointed callables changes these between steps (a
+// scheduler, a config reload): that is what makes reading them a hazard.
+// rematch-global-read stays quiet about a global nothing writes.
+void scheduler_step(int step) {
+  g_scale = 1.0f + step;
+  g_training = step % 2;
+  g_steps = step;
+  g_out = 0;
+  t_stage = step;
+  Config::base_lr = 0.01f / step;
+  g_cfg.lr = 0.1f;
+  cfg::g_dropout = 0.2f;
+  g_table.push_back(1);
+  g_map[step] = 1;
+  g_gen.seed(step);
+}
+
+// Never written anywhere and its address never escapes: a constant in all
+// but name, not reported.
+float g_never_written = 3;
+
 enum class Mode { Train, Eval };
 enum Phase { kForward, kBackward };
 
@@ -73,12 +94,27 @@ float positives_container_reads(float x) {
   });
 }
 
-// A function-local static: the declaration is not reported, reads are.
+// A function-local static: the declaration is not reported, reads are
+// (once something writes it).
 float positives_local_static(rematch::Segment &seg, float x) {
+  static float s = 1.0f;
+  s = x; // outside the checkpoint: changes between the passes
   return seg.forward([x] {
-    static float s = 1.0f;
     return x * s; // expect: rematch-global-read {{'s'}}
   });
+}
+
+// A static local of the callable itself that nothing writes: its
+// initialisation is not an effect and its value never changes.
+float negative_unwritten_local_static(rematch::Segment &seg, float x) {
+  return seg.forward([x] {
+    static float s = 1.0f;
+    return x * s;
+  });
+}
+
+float negative_never_written_global(rematch::Segment &seg, float x) {
+  return seg.forward([x] { return x * g_never_written; });
 }
 
 // Default arguments are evaluated at the call inside the callable.

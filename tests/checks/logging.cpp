@@ -21,6 +21,12 @@ inline void info(const char *) {}
 float g_scale = 2;
 bool g_verbose = false;
 
+// Set outside the checkpointed code between steps.
+void configure(float scale, bool verbose) {
+  g_scale = scale;
+  g_verbose = verbose;
+}
+
 // ---- positives ---------------------------------------------------------
 
 float positives_iostreams(rematch::Segment &seg, float x) {

@@ -19,6 +19,10 @@ int g_layer_steps = 0;
 int g_registered = 0;
 std::vector<int> g_cache;
 
+// Changes the scale between steps, outside any checkpoint: reading it in
+// checkpointed code is a hazard.
+void set_scale(float s) { g_scale = s; }
+
 // ---- every check, at depth 1, 2 and 4 --------------------------------------
 // x_d has the effect; x_c -> x_d is depth 2; x_a -> x_b -> x_c -> x_d is
 // depth 4.

@@ -42,6 +42,7 @@ namespace rematch { bool recomputing(); struct Segment { template <class F> decl
 extern "C" int printf(const char*, ...);
 int g_steps;
 float g_scale = 2;
+void set_scale(float s) { g_scale = s; }
 """
 PRELUDE_LINES = PRELUDE.count("\n")  # the first line of a body is this + 1
 

@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <iostream>
+
 #include <algorithm>
 #include <cstring>
 #include <random>
@@ -35,6 +37,9 @@ struct VectorEngine {
   }
   friend std::istream &operator>>(std::istream &is, VectorEngine &e) {
     return is >> e.s[0] >> e.s[1] >> e.s[2];
+  }
+  friend bool operator==(const VectorEngine &a, const VectorEngine &b) {
+    return a.s == b.s;
   }
 };
 static_assert(!std::is_trivially_copyable_v<VectorEngine>);
@@ -111,6 +116,117 @@ TEST(Foreign, ReplayedAndRestored) {
   ref.next();
   EXPECT_EQ(outside, ref.next());
   EXPECT_EQ(x.next(), ref.next());
+}
+
+// Issue 7, runtime side: an exception from the user's function at any point
+// (start, after draws, after effects, inside a nested segment) leaves every
+// generator, the engine under test and a foreign one, as it was at recompute
+// entry, leaves the recorder consistent, and a later recompute still matches
+// the forward. A forward that throws leaves nothing to recompute and the
+// segment can run a new forward.
+TYPED_TEST(ReplayTest, ExceptionsAtAnyPointLeaveGeneratorsRestored) {
+  rematch::Generator<TypeParam> g(321u);
+  TypeParam ref_g(321u);
+  XorShift x, ref_x;
+  auto handle = register_xorshift(x, "xorshift-exceptions");
+  rematch::Tracked<int> scratch(0, "scratch");
+  rematch::Segment seg("exceptions");
+
+  enum : int { none = -1, at_start, after_draws, after_effects, in_nested };
+  auto body = [&](int fail_at) {
+    if (fail_at == at_start)
+      throw std::runtime_error("at start");
+    std::vector<std::uint64_t> v = draw(g, 3);
+    v.push_back(x.next());
+    if (fail_at == after_draws)
+      throw std::runtime_error("after draws");
+    if (fail_at == after_effects) {
+      REMATCH_EFFECT("log", "partial");
+      std::cout << "[rematch exception test] output of a failing pass\n";
+      scratch += 1;
+      throw std::runtime_error("after effects");
+    }
+    if (fail_at == in_nested) {
+      rematch::Segment inner("inner");
+      inner.forward([&] { return draw(g, 2); });
+      inner.recompute([&]() -> int {
+        draw(g, 1);
+        throw std::runtime_error("in nested recompute");
+      });
+    }
+    if (!rematch::recomputing())
+      REMATCH_EFFECT("log", "once");
+    v.push_back(static_cast<std::uint64_t>(g()));
+    return v;
+  };
+  auto expect_outside_state = [&](const char *where) {
+    EXPECT_FALSE(rematch::recomputing()) << where;
+    EXPECT_FALSE(rematch::detail::recording()) << where;
+    EXPECT_TRUE(g.engine() == ref_g) << where;
+    EXPECT_EQ(x.s, ref_x.s) << where;
+  };
+
+  // A forward that throws after drawing: its draws are real, nothing is left
+  // to recompute, the leases are released.
+  EXPECT_THROW(seg.forward([&] { return body(after_draws); }),
+               std::runtime_error);
+  ref_g.discard(3);
+  ref_x.next();
+  expect_outside_state("failed forward");
+  EXPECT_THROW(seg.recompute([&] { return body(none); }), std::logic_error);
+
+  // The same segment runs a new forward.
+  const auto fwd = seg.forward([&] { return body(none); });
+  ref_g.discard(4);
+  ref_x.next();
+  EXPECT_EQ(g(), ref_g()); // outside draws between forward and recompute
+  EXPECT_EQ(x.next(), ref_x.next());
+
+  for (int fail_at : {at_start, after_draws, after_effects, in_nested}) {
+    const std::string where = "recompute failing at " + std::to_string(fail_at);
+    EXPECT_THROW(seg.recompute([&] { return body(fail_at); }),
+                 std::runtime_error)
+        << where;
+    expect_outside_state(where.c_str());
+    EXPECT_TRUE(seg.report().clean()) << where; // nothing compared
+  }
+  const auto rec = seg.recompute([&] { return body(none); });
+  EXPECT_EQ(rec, fwd);
+  EXPECT_TRUE(seg.report().clean()) << seg.report().to_string();
+  EXPECT_EQ(seg.report().recompute_index(), 5u);
+  expect_outside_state("successful recompute");
+  EXPECT_EQ(seg.recompute([&] { return body(none); }), fwd); // and again
+  EXPECT_EQ(draw(g, 3), draw(ref_g, 3));
+  EXPECT_EQ(x.next(), ref_x.next());
+}
+
+// The inline fast path (plain mode, nothing registered) keeps the same
+// contract: a throwing forward leaves nothing to recompute, and the segment
+// works afterwards, also once a generator has been registered.
+TEST(Exceptions, FastPathForwardThatThrows) {
+  rematch::Segment seg("fast");
+  EXPECT_EQ(seg.forward([] { return 1; }), 1);
+  EXPECT_EQ(seg.forward([] { return 2; }), 2);
+  EXPECT_EQ(seg.recompute([] { return 2; }), 2);
+  EXPECT_EQ(seg.report().recompute_index(), 1u);
+  EXPECT_EQ(seg.forward([] { return 3; }), 3); // resets the recompute count
+  EXPECT_EQ(seg.recompute([] { return 3; }), 3);
+  EXPECT_EQ(seg.report().recompute_index(), 1u);
+  EXPECT_EQ(seg.recompute([] { return 3; }), 3);
+  EXPECT_EQ(seg.report().recompute_index(), 2u);
+  EXPECT_THROW(seg.forward([]() -> int { throw std::runtime_error("x"); }),
+               std::runtime_error);
+  EXPECT_THROW(seg.recompute([] { return 0; }), std::logic_error);
+  EXPECT_EQ(seg.forward([] { return 4; }), 4);
+  EXPECT_EQ(seg.recompute([] { return 4; }), 4);
+  // A generator registered now is saved by the next forward.
+  rematch::Generator<std::mt19937> g(8u);
+  const auto a = seg.forward([&] { return g(); });
+  g();
+  EXPECT_EQ(seg.recompute([&] { return g(); }), a);
+  std::mt19937 ref(8u);
+  ref.discard(2);
+  EXPECT_EQ(g.engine(), ref);
 }
 
 TEST(Foreign, HandleUnregistersWhenDestroyed) {

@@ -6,6 +6,20 @@
 #include "rematch/config.h"
 #include "rematch/recorder.h"
 
+namespace rematch {
+/// Opt-in capture of C stdio (printf, puts, fwrite to stdout/stderr) as "log"
+/// effects in audited passes, on glibc. Call it once, early in main() and
+/// before other threads start: it replaces the global `stdout` and `stderr`
+/// with unbuffered recording streams that forward every byte to the original
+/// ones (which are flushed after each write). Consequences: fileno(stdout) and
+/// fileno(stderr) become -1, so code that asks isatty(fileno(stdout)), dups
+/// the descriptor or freopen()s the stream sees the replacement; stdout is no
+/// longer block-buffered. FILE pointers copied before the call, and writes to
+/// file descriptor 1/2, are not captured. Idempotent; returns false (and does
+/// nothing) where unsupported. See docs/runtime.md, "Audit mode".
+bool capture_c_stdio() noexcept;
+} // namespace rematch
+
 #if REMATCH_AUDIT
 /// Marks a side effect of kind `kind` ("log", "cache", "io", ...); `text` is
 /// any string-like detail shown in the report.

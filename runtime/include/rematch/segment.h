@@ -43,36 +43,41 @@ public:
   const Report &report() const noexcept;
   const std::string &name() const noexcept;
 
-  /// Plain mode with nothing to save: the forward is the bare call plus this
-  /// check. Returns false when the full path is needed.
+  /// Plain mode, no explicit list, nothing registered, and the last
+  /// completed forward saved nothing: the forward is the bare call. Costs one
+  /// byte load and one relaxed atomic load in the steady state and writes
+  /// nothing unless a recompute ran since the last forward. Returns false
+  /// when the full path is needed.
   bool begin_trivial_forward() noexcept {
-    if (restricted_ || had_slots_ || generator_count() != 0)
-      return false;
-    forwarded_ = false;
-    recomputes_ = 0;
-    return true;
+    // One branch in the steady state (repeated forwards).
+    if (((phase_ ^ kTrivialFresh) | generator_count()) == 0)
+      return true;
+    // After a recompute: reset the recompute count once.
+    if (phase_ == kTrivialUsed && generator_count() == 0) {
+      phase_ = kTrivialFresh;
+      recomputes_ = 0;
+      return true;
+    }
+    return false;
   }
-  void end_trivial_forward() noexcept { forwarded_ = true; }
+  /// The trivial forward's fn threw: nothing is left to recompute.
+  void trivial_forward_failed() noexcept { phase_ = kNone; }
 
 private:
+  // What the last completed forward left. A trivial phase implies that no slots are saved.
+  enum Phase : unsigned char {
+    kNone,         // no completed forward (never run, or it threw)
+    kFull,         // completed; saved generators, recorded, or has a list
+    kTrivialFresh, // completed, saved nothing, no recompute since
+                   // (recomputes_ == 0)
+    kTrivialUsed,  // completed, saved nothing, recomputed since
+  };
+
   struct State;
   std::unique_ptr<State> state_;
   bool restricted_;
-  bool had_slots_ = false; // the last forward saved generators
-  bool forwarded_ = false;
+  unsigned char phase_ = kNone;
   std::size_t recomputes_ = 0;
-};
-
-class TrivialForwardScope {
-public:
-  explicit TrivialForwardScope(SegmentCore &core) : core_(core) {}
-  TrivialForwardScope(const TrivialForwardScope &) = delete;
-  TrivialForwardScope &operator=(const TrivialForwardScope &) = delete;
-  void result(Encoded) noexcept {}
-  void finish() noexcept { core_.end_trivial_forward(); }
-
-private:
-  SegmentCore &core_;
 };
 
 /// Ends a pass on every exit path; finish() marks the normal one.
@@ -144,9 +149,19 @@ public:
 
   template <class F> decltype(auto) forward(F &&fn) {
     if constexpr (!detail::kAudit) {
+      // The fast path: no scope object, no leases, no thread_local state.
+      // The handler is on the exceptional path only (zero-cost EH).
       if (core_.begin_trivial_forward()) {
-        detail::TrivialForwardScope scope(core_);
-        return run(scope, fn);
+#if defined(__cpp_exceptions) || defined(__EXCEPTIONS)
+        try {
+          return std::invoke(fn);
+        } catch (...) {
+          core_.trivial_forward_failed();
+          throw;
+        }
+#else
+        return std::invoke(fn);
+#endif
       }
     }
     detail::ForwardScope scope(core_, detail::kAudit);

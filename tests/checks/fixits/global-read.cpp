@@ -79,3 +79,11 @@ float named(rematch::Segment &seg) { return seg.forward(named_step); }
 void counter(rematch::Segment &seg) {
   seg.forward([] { ++g_steps; });
 }
+
+// A scheduler changes these between steps, outside the checkpointed code:
+// that is what makes reading them inside it a hazard.
+void schedule(int step) {
+  g_scale = 1.0f + step;
+  g_bias = 0.5f * step;
+  model::g_dropout = 0.1f * step;
+}

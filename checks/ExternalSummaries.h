@@ -1,0 +1,58 @@
+//===--- ExternalSummaries.h - other translation units' effects -*- C++ -*-===//
+//
+// The front end of a --summaries-dir run merges the summaries of all
+// translation units into one ExternalSummaries and installs it before the
+// analysis, so a call to a function defined elsewhere is followed like a
+// local one; in phase one it installs a sink that receives each analysed
+// TU's own summary.
+//
+//===----------------------------------------------------------------------===//
+#ifndef REMATCH_CHECKS_EXTERNALSUMMARIES_H
+#define REMATCH_CHECKS_EXTERNALSUMMARIES_H
+
+#include "Summary.h"
+#include "llvm/ADT/StringSet.h"
+#include <functional>
+#include <memory>
+
+namespace clang {
+class Decl;
+class VarDecl;
+} // namespace clang
+
+namespace clang::tidy::rematch {
+
+class ExternalSummaries {
+public:
+  // Adds one TU's summary; a function defined in several TUs (inline, in a
+  // header) keeps its first summary.
+  void add(const TUSummary &S);
+
+  const FunctionEffects *lookup(llvm::StringRef Usr) const;
+  // hashFunctionEffects of the function's summary, or "absent".
+  std::string hashOf(llvm::StringRef Usr) const;
+  // Some TU writes the global, or lets its address escape.
+  bool isModifiable(llvm::StringRef Usr) const;
+  bool isModifiable(const VarDecl &VD) const;
+  size_t size() const { return Functions.size(); }
+
+private:
+  llvm::StringMap<FunctionEffects> Functions;
+  llvm::StringMap<std::string> Hashes;
+  llvm::StringSet<> Modifiable;
+};
+
+// Process-wide: installed by the front end before any analysis starts.
+void setExternalSummaries(std::shared_ptr<const ExternalSummaries> S);
+std::shared_ptr<const ExternalSummaries> getExternalSummaries();
+
+using SummarySink = std::function<void(TUSummary)>;
+void setSummarySink(SummarySink Sink);
+SummarySink getSummarySink();
+
+// The USR of a declaration; empty when it has none.
+std::string usrOf(const Decl &D);
+
+} // namespace clang::tidy::rematch
+
+#endif

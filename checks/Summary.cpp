@@ -1,0 +1,334 @@
+//===--- Summary.cpp - effect summaries that cross translation units ------===//
+
+#include "Summary.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/xxhash.h"
+
+namespace clang::tidy::rematch {
+
+namespace {
+
+const char *const KindNames[] = {"global-read", "counter-update",
+                                 "cache-write", "state-write",
+                                 "logging",     "io",
+                                 "unreplayed-rng", "nondeterminism"};
+const char *const RootNames[] = {"local", "static", "this",
+                                 "param", "capture", "unconditional"};
+
+llvm::json::Value toJson(const PlainLocation &L) {
+  return llvm::json::Object{
+      {"file", L.File}, {"line", L.Line}, {"column", L.Column}};
+}
+
+// Reads fields strictly: a missing or mistyped field is an error, so a
+// truncated or foreign file is never half-trusted.
+class Reader {
+public:
+  explicit Reader(llvm::StringRef Path) : Path(Path) {}
+
+  llvm::Error error(const llvm::Twine &What) const {
+    return llvm::createStringError(
+        (Path + ": error: invalid summary file: " + What).str());
+  }
+
+  llvm::Expected<const llvm::json::Object *> object(const llvm::json::Value &V,
+                                                    llvm::StringRef What) {
+    if (const llvm::json::Object *O = V.getAsObject())
+      return O;
+    return error(What + " is not an object");
+  }
+
+  llvm::Expected<std::string> string(const llvm::json::Object &O,
+                                     llvm::StringRef Key) {
+    if (std::optional<llvm::StringRef> S = O.getString(Key))
+      return S->str();
+    return error("'" + Key + "' is missing or not a string");
+  }
+
+  llvm::Expected<int64_t> integer(const llvm::json::Object &O,
+                                  llvm::StringRef Key, int64_t Min,
+                                  int64_t Max) {
+    std::optional<int64_t> I = O.getInteger(Key);
+    if (!I)
+      return error("'" + Key + "' is missing or not an integer");
+    if (*I < Min || *I > Max)
+      return error("'" + Key + "' is out of range");
+    return *I;
+  }
+
+  llvm::Expected<const llvm::json::Array *> array(const llvm::json::Object &O,
+                                                  llvm::StringRef Key) {
+    if (const llvm::json::Array *A = O.getArray(Key))
+      return A;
+    return error("'" + Key + "' is missing or not an array");
+  }
+
+  template <size_t N>
+  llvm::Expected<unsigned> name(const llvm::json::Object &O,
+                                llvm::StringRef Key,
+                                const char *const (&Names)[N]) {
+    llvm::Expected<std::string> S = string(O, Key);
+    if (!S)
+      return S.takeError();
+    for (unsigned I = 0; I < N; ++I)
+      if (*S == Names[I])
+        return I;
+    return error("unknown " + Key + " '" + *S + "'");
+  }
+
+  llvm::Expected<PlainLocation> location(const llvm::json::Value &V) {
+    auto O = object(V, "location");
+    if (!O)
+      return O.takeError();
+    PlainLocation L;
+    auto File = string(**O, "file");
+    auto Line = integer(**O, "line", 0, UINT32_MAX);
+    auto Col = integer(**O, "column", 0, UINT32_MAX);
+    if (!File)
+      return File.takeError();
+    if (!Line)
+      return Line.takeError();
+    if (!Col)
+      return Col.takeError();
+    L.File = *File;
+    L.Line = *Line;
+    L.Column = *Col;
+    return L;
+  }
+
+  llvm::Error strings(const llvm::json::Object &O, llvm::StringRef Key,
+                      std::vector<std::string> &Out) {
+    auto A = array(O, Key);
+    if (!A)
+      return A.takeError();
+    for (const llvm::json::Value &V : **A) {
+      std::optional<llvm::StringRef> S = V.getAsString();
+      if (!S)
+        return error("'" + Key + "' holds a non-string");
+      Out.push_back(S->str());
+    }
+    return llvm::Error::success();
+  }
+
+private:
+  llvm::StringRef Path;
+};
+
+llvm::Expected<SummaryEffect> readEffect(Reader &R, const llvm::json::Value &V) {
+  auto O = R.object(V, "effect");
+  if (!O)
+    return O.takeError();
+  SummaryEffect E;
+  auto Kind = R.name(**O, "kind", KindNames);
+  if (!Kind)
+    return Kind.takeError();
+  E.Kind = EffectKind(*Kind);
+  auto RootKind = R.name(**O, "root", RootNames);
+  if (!RootKind)
+    return RootKind.takeError();
+  auto Index = R.integer(**O, "index", 0, 1 << 16);
+  if (!Index)
+    return Index.takeError();
+  E.Target = Root::of(Root::Kind(*RootKind), *Index);
+  auto Subject = R.string(**O, "subject");
+  auto Detail = R.string(**O, "detail");
+  if (!Subject)
+    return Subject.takeError();
+  if (!Detail)
+    return Detail.takeError();
+  E.Subject = *Subject;
+  E.Detail = *Detail;
+  std::optional<bool> Virtual = (*O)->getBoolean("virtual");
+  if (!Virtual)
+    return R.error("'virtual' is missing or not a boolean");
+  E.Virtual = *Virtual;
+  auto Var = R.string(**O, "var");
+  if (!Var)
+    return Var.takeError();
+  E.VarUsr = *Var;
+  auto Chain = R.array(**O, "chain");
+  if (!Chain)
+    return Chain.takeError();
+  if ((*Chain)->empty())
+    return R.error("an effect has an empty chain");
+  for (const llvm::json::Value &SV : **Chain) {
+    auto SO = R.object(SV, "step");
+    if (!SO)
+      return SO.takeError();
+    SummaryStep Step;
+    auto Fn = R.string(**SO, "function");
+    auto Callee = R.string(**SO, "callee");
+    const llvm::json::Value *LocV = (*SO)->get("location");
+    if (!Fn)
+      return Fn.takeError();
+    if (!Callee)
+      return Callee.takeError();
+    if (!LocV)
+      return R.error("a step has no location");
+    auto Loc = R.location(*LocV);
+    if (!Loc)
+      return Loc.takeError();
+    Step.Function = *Fn;
+    Step.Callee = *Callee;
+    Step.Loc = *Loc;
+    E.Chain.push_back(std::move(Step));
+  }
+  return E;
+}
+
+} // namespace
+
+std::string hashFunctionEffects(const FunctionEffects &F) {
+  TUSummary One;
+  One.Functions.push_back(F);
+  char Buf[17];
+  snprintf(Buf, sizeof Buf, "%016llx",
+           (unsigned long long)llvm::xxh3_64bits(serializeSummary(One)));
+  return Buf;
+}
+
+std::string serializeSummary(const TUSummary &S) {
+  llvm::json::Array Deps;
+  for (const auto &[Usr, Hash] : S.Dependencies)
+    Deps.push_back(llvm::json::Object{{"usr", Usr}, {"hash", Hash}});
+  llvm::json::Array Inputs;
+  for (const auto &[File, Hash] : S.Inputs)
+    Inputs.push_back(llvm::json::Object{{"file", File}, {"hash", Hash}});
+  llvm::json::Array Functions;
+  for (const FunctionEffects &F : S.Functions) {
+    llvm::json::Array Effects;
+    for (const SummaryEffect &E : F.Effects) {
+      llvm::json::Array Chain;
+      for (const SummaryStep &Step : E.Chain)
+        Chain.push_back(llvm::json::Object{{"function", Step.Function},
+                                           {"callee", Step.Callee},
+                                           {"location", toJson(Step.Loc)}});
+      Effects.push_back(llvm::json::Object{
+          {"kind", KindNames[int(E.Kind)]},
+          {"root", RootNames[int(E.Target.K)]},
+          {"index", E.Target.Index},
+          {"subject", E.Subject},
+          {"detail", E.Detail},
+          {"virtual", E.Virtual},
+          {"var", E.VarUsr},
+          {"chain", std::move(Chain)}});
+    }
+    Functions.push_back(llvm::json::Object{{"usr", F.Usr},
+                                           {"name", F.Name},
+                                           {"effects", std::move(Effects)}});
+  }
+  llvm::json::Object Root{
+      {"format", "rematch-summary"},
+      {"version", S.Version},
+      {"main_file", S.MainFile},
+      {"command_hash", S.CommandHash},
+      {"inputs", std::move(Inputs)},
+      {"functions", std::move(Functions)},
+      {"globals_written", S.GlobalsWritten},
+      {"globals_escaping", S.GlobalsEscaping},
+      {"checkpoint_sites", S.CheckpointSites},
+      {"dependencies", std::move(Deps)}};
+  std::string Out;
+  llvm::raw_string_ostream OS(Out);
+  OS << llvm::json::Value(std::move(Root)) << "\n";
+  return OS.str();
+}
+
+llvm::Expected<TUSummary> parseSummary(llvm::StringRef Text,
+                                       llvm::StringRef Path) {
+  Reader R(Path);
+  llvm::Expected<llvm::json::Value> Parsed = llvm::json::parse(Text);
+  if (!Parsed)
+    return R.error(llvm::toString(Parsed.takeError()));
+  auto Top = R.object(*Parsed, "the document");
+  if (!Top)
+    return Top.takeError();
+  const llvm::json::Object &O = **Top;
+  if (O.getString("format") != llvm::StringRef("rematch-summary"))
+    return R.error("not a rematch summary");
+  auto Version = R.integer(O, "version", 0, INT32_MAX);
+  if (!Version)
+    return Version.takeError();
+  if (*Version != SummaryFormatVersion)
+    return R.error("version " + llvm::Twine(*Version) + ", expected " +
+                   llvm::Twine(SummaryFormatVersion));
+  TUSummary S;
+  auto Main = R.string(O, "main_file");
+  auto Cmd = R.string(O, "command_hash");
+  auto Sites = R.integer(O, "checkpoint_sites", 0, INT32_MAX);
+  if (!Main)
+    return Main.takeError();
+  if (!Cmd)
+    return Cmd.takeError();
+  if (!Sites)
+    return Sites.takeError();
+  S.MainFile = *Main;
+  S.CommandHash = *Cmd;
+  S.CheckpointSites = *Sites;
+
+  auto Inputs = R.array(O, "inputs");
+  if (!Inputs)
+    return Inputs.takeError();
+  for (const llvm::json::Value &V : **Inputs) {
+    auto IO = R.object(V, "input");
+    if (!IO)
+      return IO.takeError();
+    auto File = R.string(**IO, "file");
+    auto Hash = R.string(**IO, "hash");
+    if (!File)
+      return File.takeError();
+    if (!Hash)
+      return Hash.takeError();
+    S.Inputs.emplace_back(*File, *Hash);
+  }
+
+  auto Functions = R.array(O, "functions");
+  if (!Functions)
+    return Functions.takeError();
+  for (const llvm::json::Value &V : **Functions) {
+    auto FO = R.object(V, "function");
+    if (!FO)
+      return FO.takeError();
+    FunctionEffects F;
+    auto Usr = R.string(**FO, "usr");
+    auto Name = R.string(**FO, "name");
+    auto Effects = R.array(**FO, "effects");
+    if (!Usr)
+      return Usr.takeError();
+    if (!Name)
+      return Name.takeError();
+    if (!Effects)
+      return Effects.takeError();
+    F.Usr = *Usr;
+    F.Name = *Name;
+    for (const llvm::json::Value &EV : **Effects) {
+      auto E = readEffect(R, EV);
+      if (!E)
+        return E.takeError();
+      F.Effects.push_back(std::move(*E));
+    }
+    S.Functions.push_back(std::move(F));
+  }
+  auto Deps = R.array(O, "dependencies");
+  if (!Deps)
+    return Deps.takeError();
+  for (const llvm::json::Value &V : **Deps) {
+    auto DO = R.object(V, "dependency");
+    if (!DO)
+      return DO.takeError();
+    auto Usr = R.string(**DO, "usr");
+    auto Hash = R.string(**DO, "hash");
+    if (!Usr)
+      return Usr.takeError();
+    if (!Hash)
+      return Hash.takeError();
+    S.Dependencies.emplace_back(*Usr, *Hash);
+  }
+  if (llvm::Error E = R.strings(O, "globals_written", S.GlobalsWritten))
+    return std::move(E);
+  if (llvm::Error E = R.strings(O, "globals_escaping", S.GlobalsEscaping))
+    return std::move(E);
+  return S;
+}
+
+} // namespace clang::tidy::rematch

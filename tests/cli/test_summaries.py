@@ -1,0 +1,213 @@
+#!/usr/bin/env python3
+"""Whole-program analysis with --summaries-dir: chains across translation
+units, the program-wide "never written" rule of rematch-global-read, reuse of
+unchanged summaries, and stale, corrupt or foreign summary files.
+
+Usage: test_summaries.py --rematch <rematch> [unittest arguments]
+Standard library only.
+"""
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+import unittest
+
+TOOLS = argparse.Namespace()
+
+COMMON_H = """\
+namespace rematch { bool recomputing(); struct Segment { template <class F> decltype(auto) forward(F&& f) { return f(); } }; }
+struct BatchNorm { float running_mean_ = 0; long num_batches_tracked_ = 0; void update(float x); };
+void update_all(BatchNorm &bn, float x);
+extern float g_lr;
+float read_lr();
+void log_step(int);
+"""
+
+# a.cpp: the checkpointed lambda; everything it calls lives elsewhere.
+A_CPP = """\
+#include "common.h"
+float step(rematch::Segment &seg, BatchNorm &bn, float x) {
+  return seg.forward([&] {
+    update_all(bn, x);
+    log_step(1);
+    return x * read_lr();
+  });
+}
+"""
+A_CALL_LINE, A_LOG_LINE, A_READ_LINE = 4, 5, 6
+
+# b.cpp: the middle of the chain.
+B_CPP = """\
+#include "common.h"
+void update_all(BatchNorm &bn, float x) {
+  bn.update(x);
+}
+"""
+
+# c.cpp: the end of the chain, and the global.
+C_CPP = """\
+#include "common.h"
+#include <cstdio>
+float g_lr = 0.1f;
+void BatchNorm::update(float x) {
+  running_mean_ = x;
+  ++num_batches_tracked_;
+}
+float read_lr() { return g_lr; }
+void log_step(int s) { std::printf("%d\\n", s); }
+"""
+
+
+class SummariesTest(unittest.TestCase):
+    def setUp(self):
+        self._tmp = tempfile.TemporaryDirectory()
+        self.dir = self._tmp.name
+        self.write("common.h", COMMON_H)
+        self.write("a.cpp", A_CPP)
+        self.write("b.cpp", B_CPP)
+        self.write("c.cpp", C_CPP)
+        self.sums = os.path.join(self.dir, "sums")
+
+    def tearDown(self):
+        self._tmp.cleanup()
+
+    def write(self, name, text):
+        with open(os.path.join(self.dir, name), "w") as f:
+            f.write(text)
+
+    def run_rematch(self, files, *extra):
+        cmd = [TOOLS.rematch, "--format=json", "-j", "1",
+               "--summaries-dir=" + self.sums, *extra, *files,
+               "--", "-std=c++17"]
+        p = subprocess.run(cmd, cwd=self.dir, capture_output=True, text=True,
+                           timeout=300)
+        self.assertIn(p.returncode, (0, 1), p.stderr)
+        return json.loads(p.stdout), p.stderr, p.returncode
+
+    def findings(self, doc):
+        return sorted((f["check"], f["file"], f["line"]) for f in doc["findings"])
+
+    def summary_files(self):
+        return sorted(os.listdir(self.sums))
+
+    def test_chain_across_three_files(self):
+        doc, _, rc = self.run_rematch(["a.cpp", "b.cpp", "c.cpp"])
+        self.assertEqual(rc, 1)
+        by_check = {f["check"]: f for f in doc["findings"]}
+        counter = by_check["rematch-counter-update"]
+        self.assertEqual((counter["file"], counter["line"]), ("a.cpp", A_CALL_LINE))
+        self.assertIn("calls 'update_all', which increments 'num_batches_tracked_'",
+                      counter["message"])
+        # The notes walk the chain into b.cpp and c.cpp, then the checkpoint.
+        notes = [(n["file"], n["line"], n["message"]) for n in counter["notes"]]
+        self.assertEqual(notes[0][:2], ("b.cpp", 3))
+        self.assertIn("'update_all' calls 'BatchNorm::update' here", notes[0][2])
+        self.assertEqual(notes[1][:2], ("c.cpp", 6))
+        self.assertIn("'BatchNorm::update' increments 'num_batches_tracked_' here",
+                      notes[1][2])
+        self.assertIn("checkpointed by this call", notes[-1][2])
+        self.assertIn(("rematch-state-write", "a.cpp", A_CALL_LINE),
+                      self.findings(doc))
+        self.assertIn(("rematch-logging", "a.cpp", A_LOG_LINE), self.findings(doc))
+        self.assertEqual(len(self.summary_files()), 3)
+
+    def test_without_summaries_the_other_files_are_unknown(self):
+        p = subprocess.run([TOOLS.rematch, "--format=json", "a.cpp", "--",
+                            "-std=c++17"], cwd=self.dir, capture_output=True,
+                           text=True, timeout=300)
+        self.assertEqual(p.returncode, 0, p.stdout)
+
+    def test_global_never_written_in_the_program_is_not_reported(self):
+        doc, _, _ = self.run_rematch(["a.cpp", "b.cpp", "c.cpp"])
+        self.assertNotIn(("rematch-global-read", "a.cpp", A_READ_LINE),
+                         self.findings(doc))
+
+    def test_global_written_only_in_another_file_is_reported(self):
+        self.write("d.cpp", '#include "common.h"\nvoid set_lr(float v) { g_lr = v; }\n')
+        doc, _, _ = self.run_rematch(["a.cpp", "b.cpp", "c.cpp", "d.cpp"])
+        read = [f for f in doc["findings"] if f["check"] == "rematch-global-read"]
+        self.assertEqual([(f["file"], f["line"]) for f in read], [("a.cpp", A_READ_LINE)])
+        self.assertIn("calls 'read_lr', which reads mutable global 'g_lr'",
+                      read[0]["message"])
+
+    def test_unchanged_summaries_are_reused_and_changed_ones_rebuilt(self):
+        self.run_rematch(["a.cpp", "b.cpp", "c.cpp"])
+        paths = {n: os.path.join(self.sums, n) for n in self.summary_files()}
+        before = {n: os.stat(p).st_mtime_ns for n, p in paths.items()}
+        time.sleep(0.05)
+        # b.cpp changes: the chain no longer reaches BatchNorm::update.
+        self.write("b.cpp", '#include "common.h"\nvoid update_all(BatchNorm &, float) {}\n')
+        doc, _, _ = self.run_rematch(["a.cpp", "b.cpp", "c.cpp"])
+        after = {n: os.stat(p).st_mtime_ns for n, p in paths.items()}
+        changed = sorted(n.split(".")[0] for n in paths if before[n] != after[n])
+        # b.cpp itself, and a.cpp whose summary was computed with b.cpp's
+        # update_all; c.cpp depends on neither and is reused.
+        self.assertEqual(changed, ["a", "b"])
+        self.assertNotIn("rematch-counter-update", [c for c, _, _ in self.findings(doc)])
+
+    def test_header_change_makes_summaries_stale(self):
+        self.run_rematch(["a.cpp", "b.cpp", "c.cpp"])
+        before = {n: os.stat(os.path.join(self.sums, n)).st_mtime_ns
+                  for n in self.summary_files()}
+        time.sleep(0.05)
+        self.write("common.h", COMMON_H + "// edited\n")
+        self.run_rematch(["a.cpp", "b.cpp", "c.cpp"])
+        after = {n: os.stat(os.path.join(self.sums, n)).st_mtime_ns
+                 for n in self.summary_files()}
+        self.assertTrue(all(before[n] != after[n] for n in before))
+
+    def test_one_changed_file_uses_the_others_summaries(self):
+        # The pre-commit case: only a.cpp is on the command line.
+        self.run_rematch(["a.cpp", "b.cpp", "c.cpp"])
+        doc, _, rc = self.run_rematch(["a.cpp"])
+        self.assertEqual(rc, 1)
+        self.assertIn(("rematch-counter-update", "a.cpp", A_CALL_LINE),
+                      self.findings(doc))
+
+    def corrupt_and_rerun(self, text):
+        full, _, _ = self.run_rematch(["a.cpp", "b.cpp", "c.cpp"])
+        victim = [n for n in self.summary_files() if n.startswith("c.cpp.")][0]
+        with open(os.path.join(self.sums, victim), "w") as f:
+            f.write(text)
+        doc, err, _ = self.run_rematch(["a.cpp", "b.cpp", "c.cpp"])
+        self.assertIn(victim, err)
+        self.assertIn("rebuilt", err)
+        # Rebuilt, never trusted: the same findings as the clean run.
+        self.assertEqual(self.findings(doc), self.findings(full))
+        with open(os.path.join(self.sums, victim)) as f:
+            self.assertEqual(json.load(f)["format"], "rematch-summary")
+
+    def test_corrupt_summary_is_ignored_and_rebuilt(self):
+        self.corrupt_and_rerun('{"format": "rematch-summary", "version": 1, "functi')
+
+    def test_older_version_is_ignored_and_rebuilt(self):
+        self.corrupt_and_rerun(json.dumps({"format": "rematch-summary",
+                                           "version": 0}))
+
+    def test_wrong_types_are_ignored_and_rebuilt(self):
+        self.corrupt_and_rerun(json.dumps({
+            "format": "rematch-summary", "version": 1, "main_file": 7}))
+
+    def test_unusable_directory_is_a_configuration_error(self):
+        self.write("sums", "a file, not a directory")
+        p = subprocess.run([TOOLS.rematch, "--summaries-dir=sums", "a.cpp",
+                            "--", "-std=c++17"], cwd=self.dir,
+                           capture_output=True, text=True, timeout=300)
+        self.assertEqual(p.returncode, 2)
+        self.assertIn("sums", p.stderr)
+
+
+def main():
+    parser = argparse.ArgumentParser(add_help=False)
+    parser.add_argument("--rematch", required=True)
+    args, rest = parser.parse_known_args()
+    TOOLS.rematch = os.path.abspath(args.rematch)
+    unittest.main(argv=[sys.argv[0]] + rest, verbosity=2)
+
+
+if __name__ == "__main__":
+    main()

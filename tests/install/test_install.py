@@ -1,0 +1,124 @@
+#!/usr/bin/env python3
+"""install.consumer: install a rematch build tree into a temporary prefix and
+build a consumer project against it.
+
+Usage:
+  test_install.py --build <rematch build dir> --consumer <consumer source dir>
+                  --cmake <cmake> --generator <generator>
+                  --cxx <compiler> [--cxx <compiler> ...]
+                  [--with-tool] [--lint-with <compiler>]
+
+--with-tool: the build has the checker, so bin/rematch and the plugin must be
+installed too. --lint-with: for this compiler, also build the consumer's
+rematch_add_lint target and expect the plugin's finding in the build log.
+Standard library only.
+"""
+
+import argparse
+import os
+import subprocess
+import sys
+import tempfile
+import unittest
+
+ARGS = argparse.Namespace()
+
+
+def run(argv, cwd=None):
+    proc = subprocess.run(argv, cwd=cwd, stdout=subprocess.PIPE,
+                          stderr=subprocess.STDOUT, timeout=600)
+    return proc.returncode, proc.stdout.decode("utf-8", "replace")
+
+
+class TestInstall(unittest.TestCase):
+    maxDiff = None
+
+    @classmethod
+    def setUpClass(cls):
+        cls._tmp = tempfile.TemporaryDirectory(prefix="rematch-install-")
+        cls.tmp = cls._tmp.name
+        cls.prefix = os.path.join(cls.tmp, "prefix")
+        rc, out = run([ARGS.cmake, "--install", ARGS.build, "--prefix", cls.prefix])
+        if rc != 0:
+            raise AssertionError("cmake --install failed:\n" + out)
+        cls.install_log = out
+
+    @classmethod
+    def tearDownClass(cls):
+        cls._tmp.cleanup()
+
+    def libdir(self):
+        for d in ("lib", "lib64"):
+            if os.path.isdir(os.path.join(self.prefix, d, "cmake", "rematch")):
+                return os.path.join(self.prefix, d)
+        self.fail("no lib*/cmake/rematch under the prefix:\n" + self.install_log)
+
+    def test_installed_files(self):
+        lib = self.libdir()
+        expected = [
+            os.path.join(self.prefix, "include", "rematch", "rematch.h"),
+            os.path.join(self.prefix, "include", "rematch", "segment.h"),
+            os.path.join(lib, "librematch_runtime.a"),
+            os.path.join(lib, "cmake", "rematch", "rematchConfig.cmake"),
+            os.path.join(lib, "cmake", "rematch", "rematchConfigVersion.cmake"),
+            os.path.join(lib, "cmake", "rematch", "rematchTargets.cmake"),
+            os.path.join(lib, "cmake", "rematch", "RematchAudit.cmake"),
+            os.path.join(lib, "cmake", "rematch", "RematchLint.cmake"),
+        ]
+        tool = [os.path.join(self.prefix, "bin", "rematch"),
+                os.path.join(lib, "librematch-tidy.so")]
+        for path in expected + (tool if ARGS.with_tool else []):
+            self.assertTrue(os.path.isfile(path), path + "\n" + self.install_log)
+        if not ARGS.with_tool:
+            for path in tool:
+                self.assertFalse(os.path.exists(path), path)
+
+    def test_installed_program_runs(self):
+        if not ARGS.with_tool:
+            self.skipTest("built without the checker")
+        rc, out = run([os.path.join(self.prefix, "bin", "rematch"), "--list-checks"])
+        self.assertEqual(rc, 0, out)
+        self.assertIn("rematch-logging", out)
+
+    def consumer(self, cxx, lint):
+        name = os.path.basename(cxx)
+        build = os.path.join(self.tmp, "consumer-" + name)
+        configure = [ARGS.cmake, "-S", ARGS.consumer, "-B", build,
+                     "-G", ARGS.generator, "-DCMAKE_CXX_COMPILER=" + cxx,
+                     "-DCMAKE_BUILD_TYPE=Debug", "-DCMAKE_PREFIX_PATH=" + self.prefix,
+                     "-DCONSUMER_LINT=" + ("ON" if lint else "OFF")]
+        rc, out = run(configure)
+        self.assertEqual(rc, 0, "configure with %s:\n%s" % (cxx, out))
+        rc, out = run([ARGS.cmake, "--build", build])
+        self.assertEqual(rc, 0, "build with %s:\n%s" % (cxx, out))
+        if lint:
+            self.assertRegex(out, r"lint\.cpp:8:\d+: warning: .*\[rematch-logging\]")
+        rc, run_out = run([os.path.join(build, "app")])
+        self.assertEqual(rc, 0, run_out)
+        # rematch_audit: the Debug configuration records and compares.
+        self.assertIn("consumer: audit=1", run_out)
+
+    def test_consumers(self):
+        self.assertTrue(ARGS.cxx, "no --cxx given")
+        for cxx in ARGS.cxx:
+            with self.subTest(cxx=cxx):
+                self.consumer(cxx, lint=ARGS.lint_with is not None
+                              and os.path.realpath(cxx) == os.path.realpath(ARGS.lint_with))
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--build", required=True)
+    p.add_argument("--consumer", required=True)
+    p.add_argument("--cmake", default="cmake")
+    p.add_argument("--generator", default="Ninja")
+    p.add_argument("--cxx", action="append", default=[])
+    p.add_argument("--with-tool", action="store_true")
+    p.add_argument("--lint-with")
+    ns, rest = p.parse_known_args()
+    vars(ARGS).update(vars(ns))
+    unittest.main(argv=[sys.argv[0]] + rest, verbosity=2)
+
+
+if __name__ == "__main__":
+    main()

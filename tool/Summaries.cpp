@@ -1,0 +1,255 @@
+//===--- Summaries.cpp - the --summaries-dir store -------------------------===//
+
+#include "Summaries.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/xxhash.h"
+#include "llvm/ADT/STLExtras.h"
+
+namespace rematch::tool {
+
+namespace {
+
+std::string hex(uint64_t V) {
+  char Buf[17];
+  snprintf(Buf, sizeof Buf, "%016llx", (unsigned long long)V);
+  return Buf;
+}
+
+} // namespace
+
+std::string hashFile(llvm::StringRef Path) {
+  auto Buf = llvm::MemoryBuffer::getFile(Path);
+  if (!Buf)
+    return {};
+  return hex(llvm::xxh3_64bits((*Buf)->getBuffer()));
+}
+
+std::string hashCommand(const std::vector<std::string> &Args,
+                        llvm::StringRef Directory) {
+  std::string All = Directory.str();
+  for (const std::string &A : Args) {
+    All += '\0';
+    All += A;
+  }
+  All += '\0';
+  All += std::to_string(clang::tidy::rematch::SummaryFormatVersion);
+  return hex(llvm::xxh3_64bits(All));
+}
+
+std::string SummaryStore::pathFor(llvm::StringRef MainFile) const {
+  llvm::SmallString<256> P(Dir);
+  llvm::sys::path::append(P, llvm::sys::path::filename(MainFile) + "." +
+                                 hex(llvm::xxh3_64bits(MainFile)) +
+                                 ".summary.json");
+  return std::string(P);
+}
+
+bool SummaryStore::load(llvm::raw_ostream &Err) {
+  if (std::error_code EC = llvm::sys::fs::create_directories(Dir)) {
+    Err << Dir << ": error: cannot create the summaries directory: "
+        << EC.message() << "\n";
+    return false;
+  }
+  std::error_code EC;
+  for (llvm::sys::fs::directory_iterator It(Dir, EC), End; It != End && !EC;
+       It.increment(EC)) {
+    llvm::StringRef Path = It->path();
+    if (!Path.ends_with(".summary.json"))
+      continue;
+    auto Buf = llvm::MemoryBuffer::getFile(Path);
+    if (!Buf) {
+      Err << Path << ": warning: cannot read summary; it will be rebuilt\n";
+      continue;
+    }
+    llvm::Expected<TUSummary> S =
+        clang::tidy::rematch::parseSummary((*Buf)->getBuffer(), Path);
+    if (!S) {
+      Err << llvm::toString(S.takeError())
+          << " (ignored; it will be rebuilt)\n";
+      continue;
+    }
+    if (pathFor(S->MainFile) != Path) {
+      Err << Path << ": warning: summary names another file ("
+          << S->MainFile << "); ignored\n";
+      continue;
+    }
+    ByMainFile[S->MainFile] = std::move(*S);
+  }
+  if (EC) {
+    Err << Dir << ": error: cannot read the summaries directory: "
+        << EC.message() << "\n";
+    return false;
+  }
+  return true;
+}
+
+bool SummaryStore::isFresh(llvm::StringRef MainFile,
+                           llvm::StringRef CommandHash,
+                           const ExternalSummaries &Current) const {
+  std::lock_guard<std::mutex> Lock(Mutex);
+  auto It = ByMainFile.find(MainFile.str());
+  if (It == ByMainFile.end() || It->second.CommandHash != CommandHash)
+    return false;
+  for (const auto &[File, Hash] : It->second.Inputs)
+    if (Hash.empty() || hashFile(File) != Hash)
+      return false;
+  for (const auto &[Usr, Hash] : It->second.Dependencies)
+    if (Current.hashOf(Usr) != Hash)
+      return false;
+  return true;
+}
+
+std::shared_ptr<ExternalSummaries>
+SummaryStore::merged(const std::set<std::string> &Exclude) const {
+  std::lock_guard<std::mutex> Lock(Mutex);
+  auto Out = std::make_shared<ExternalSummaries>();
+  for (const auto &[Main, S] : ByMainFile)
+    if (!Exclude.count(Main))
+      Out->add(S);
+  return Out;
+}
+
+void SummaryStore::store(TUSummary S, llvm::StringRef CommandHash,
+                         llvm::raw_ostream &Err) {
+  S.CommandHash = CommandHash.str();
+  for (auto &[File, Hash] : S.Inputs)
+    Hash = hashFile(File);
+  std::string Path = pathFor(S.MainFile);
+  std::string Text = clang::tidy::rematch::serializeSummary(S);
+  // Write then rename, so a crash never leaves half a summary behind.
+  std::string Temp = Path + ".tmp";
+  {
+    std::error_code EC;
+    llvm::raw_fd_ostream OS(Temp, EC);
+    if (EC) {
+      std::lock_guard<std::mutex> Lock(Mutex);
+      Err << Temp << ": warning: cannot write summary: " << EC.message()
+          << "\n";
+      return;
+    }
+    OS << Text;
+  }
+  std::lock_guard<std::mutex> Lock(Mutex);
+  if (std::error_code EC = llvm::sys::fs::rename(Temp, Path)) {
+    Err << Path << ": warning: cannot write summary: " << EC.message()
+        << "\n";
+    return;
+  }
+  ByMainFile[S.MainFile] = std::move(S);
+}
+
+namespace {
+
+std::string absolutePath(llvm::StringRef Path) {
+  llvm::SmallString<256> P(Path);
+  llvm::sys::fs::make_absolute(P);
+  llvm::sys::path::remove_dots(P, /*remove_dot_dot=*/true);
+  return std::string(P);
+}
+
+// Installs the summaries (and a sink) for the duration of one phase.
+class PhaseScope {
+public:
+  PhaseScope(std::shared_ptr<ExternalSummaries> S,
+             clang::tidy::rematch::SummarySink Sink) {
+    clang::tidy::rematch::setExternalSummaries(std::move(S));
+    clang::tidy::rematch::setSummarySink(std::move(Sink));
+  }
+  ~PhaseScope() {
+    clang::tidy::rematch::setExternalSummaries(nullptr);
+    clang::tidy::rematch::setSummarySink(nullptr);
+  }
+};
+
+} // namespace
+
+std::optional<std::vector<FileOutcome>>
+analyseWithSummaries(const std::string &Dir,
+                     const std::vector<std::string> &Files,
+                     const ScheduleOptions &S,
+                     const clang::tooling::CompilationDatabase &DB,
+                     llvm::function_ref<FileOutcome(const std::string &)> Analyse,
+                     llvm::raw_ostream &Err) {
+  {
+    SummaryStore First(Dir);
+    if (!First.load(Err))
+      return std::nullopt;
+  }
+
+  std::map<std::string, std::string> CommandOf; // absolute path -> hash
+  std::vector<std::string> Abs;
+  for (const std::string &F : Files) {
+    Abs.push_back(absolutePath(F));
+    std::vector<clang::tooling::CompileCommand> Cmds =
+        DB.getCompileCommands(Abs.back());
+    CommandOf[Abs.back()] =
+        Cmds.empty() ? std::string()
+                     : hashCommand(Cmds.front().CommandLine,
+                                   Cmds.front().Directory);
+  }
+
+  std::vector<FileOutcome> Out(Files.size());
+  std::vector<bool> Done(Files.size(), false);
+  auto Run = [&](const std::vector<size_t> &Which) {
+    std::vector<std::string> Paths;
+    for (size_t I : Which)
+      Paths.push_back(Files[I]);
+    std::vector<FileOutcome> Outcomes = analyseFiles(Paths, S, Analyse);
+    for (size_t K = 0; K < Which.size() && K < Outcomes.size(); ++K) {
+      Out[Which[K]] = std::move(Outcomes[K]);
+      Done[Which[K]] = true;
+    }
+  };
+
+  // Summaries bake in the effects of the other TUs' functions they call, so
+  // a change travels up a cross-file call chain one round at a time: each
+  // round re-summarises the files whose inputs or dependencies changed,
+  // until none did. A file summarised in the last round it was stale has
+  // its final findings from that round. One changed file whose callers are
+  // not on the command line (the pre-commit case) takes one round.
+  llvm::raw_null_ostream Quiet; // load problems were reported once above
+  constexpr int MaxRounds = 16;
+  for (int Round = 0; Round < MaxRounds; ++Round) {
+    SummaryStore Store(Dir);
+    Store.load(Quiet);
+    std::shared_ptr<ExternalSummaries> Current = Store.merged({});
+    std::vector<size_t> Stale;
+    for (size_t I = 0; I < Files.size(); ++I)
+      if (CommandOf[Abs[I]].empty() ||
+          !Store.isFresh(Abs[I], CommandOf[Abs[I]], *Current))
+        Stale.push_back(I);
+    // A file without a compile command fails the same way every round.
+    if (Stale.empty() ||
+        llvm::all_of(Stale, [&](size_t I) {
+          return Done[I] && CommandOf[Abs[I]].empty();
+        }))
+      break;
+    // The sink may run in a forked child (--timeout-per-file): it writes
+    // the file itself, and the store is read again next round.
+    PhaseScope Phase(Current, [&](TUSummary T) {
+      auto It = CommandOf.find(T.MainFile);
+      Store.store(std::move(T),
+                  It == CommandOf.end() ? llvm::StringRef() : It->second, Err);
+    });
+    Run(Stale);
+    if (Round + 1 == MaxRounds)
+      Err << Dir << ": warning: summaries did not settle after " << MaxRounds
+          << " rounds; findings may miss effects of long cross-file chains\n";
+  }
+
+  std::vector<size_t> Rest;
+  for (size_t I = 0; I < Files.size(); ++I)
+    if (!Done[I])
+      Rest.push_back(I);
+  if (!Rest.empty()) {
+    SummaryStore Store(Dir);
+    Store.load(Quiet);
+    PhaseScope Phase(Store.merged({}), nullptr);
+    Run(Rest);
+  }
+  return Out;
+}
+
+} // namespace rematch::tool

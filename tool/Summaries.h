@@ -1,0 +1,80 @@
+//===--- Summaries.h - the --summaries-dir store ----------------*- C++ -*-===//
+//
+// One summary file per translation unit in a directory the user names. A
+// summary is reused while its compile command and the content of every file
+// the TU read are unchanged; a stale, corrupt or older-format file is
+// ignored with a warning and rebuilt, never trusted.
+//
+//===----------------------------------------------------------------------===//
+#ifndef REMATCH_TOOL_SUMMARIES_H
+#define REMATCH_TOOL_SUMMARIES_H
+
+#include "ExternalSummaries.h"
+#include "Scheduler.h"
+#include "Summary.h"
+#include "llvm/Support/raw_ostream.h"
+#include <map>
+#include <memory>
+#include <mutex>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace rematch::tool {
+
+using clang::tidy::rematch::ExternalSummaries;
+using clang::tidy::rematch::TUSummary;
+
+// Content hash of a file (hex); empty when it cannot be read.
+std::string hashFile(llvm::StringRef Path);
+// Hash of a compile command (arguments and directory).
+std::string hashCommand(const std::vector<std::string> &Args,
+                        llvm::StringRef Directory);
+
+class SummaryStore {
+public:
+  explicit SummaryStore(std::string Dir) : Dir(std::move(Dir)) {}
+
+  // Creates the directory and reads every summary in it; unreadable ones
+  // are reported on Err and left out. False when the directory is unusable.
+  bool load(llvm::raw_ostream &Err);
+
+  // The stored summary of MainFile (absolute) is valid for CommandHash: the
+  // command and every input are unchanged, and so is each other TU's
+  // function it was computed with (as Current knows them).
+  bool isFresh(llvm::StringRef MainFile, llvm::StringRef CommandHash,
+               const ExternalSummaries &Current) const;
+
+  // All stored summaries but those of the files in Exclude, merged.
+  std::shared_ptr<ExternalSummaries>
+  merged(const std::set<std::string> &Exclude) const;
+
+  // Fills in the hashes and writes the summary (atomically), replacing the
+  // stored one. Thread-safe.
+  void store(TUSummary S, llvm::StringRef CommandHash, llvm::raw_ostream &Err);
+
+  std::string pathFor(llvm::StringRef MainFile) const;
+
+private:
+  std::string Dir;
+  mutable std::mutex Mutex;
+  std::map<std::string, TUSummary> ByMainFile;
+};
+
+// A --summaries-dir run. Phase one analyses the files whose summary is
+// missing or stale, with every other file's summary installed, and stores
+// their new summaries; phase two analyses the remaining files with all
+// summaries. When only one file changed (the pre-commit case) its phase-one
+// findings are final, so it is parsed once. Outcomes are in Files' order;
+// nothing when the directory cannot be used (reported on Err).
+std::optional<std::vector<FileOutcome>>
+analyseWithSummaries(const std::string &Dir,
+                     const std::vector<std::string> &Files,
+                     const ScheduleOptions &S,
+                     const clang::tooling::CompilationDatabase &DB,
+                     llvm::function_ref<FileOutcome(const std::string &)> Analyse,
+                     llvm::raw_ostream &Err);
+
+} // namespace rematch::tool
+
+#endif

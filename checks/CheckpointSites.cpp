@@ -7,7 +7,6 @@
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/DeclTemplate.h"
 #include "clang/AST/ExprCXX.h"
-#include "clang/AST/RecursiveASTVisitor.h"
 
 namespace clang::tidy::rematch {
 
@@ -31,6 +30,30 @@ EntryPoints::EntryPoints(const std::vector<std::string> &Extra) {
     if (!S.empty())
       Names.insert(withoutTemplateArgs(S));
   }
+  for (const auto &Entry : Names) {
+    llvm::StringRef Name = Entry.getKey();
+    size_t Colon = Name.rfind("::");
+    LastNames.insert(Colon == llvm::StringRef::npos ? Name
+                                                    : Name.substr(Colon + 2));
+  }
+}
+
+bool EntryPoints::mayBeAnnotated(const FunctionDecl &FD) const {
+  // Attributes are on the declaration (or the template pattern) only when
+  // the parameter carries any at all.
+  auto Any = [](const FunctionDecl *F) {
+    if (!F)
+      return false;
+    for (const ParmVarDecl *P : F->parameters())
+      if (P->hasAttrs())
+        return true;
+    return false;
+  };
+  if (Any(&FD) || Any(FD.getTemplateInstantiationPattern()))
+    return true;
+  if (const FunctionTemplateDecl *T = FD.getPrimaryTemplate())
+    return Any(T->getTemplatedDecl());
+  return false;
 }
 
 std::string withoutTemplateArgs(llvm::StringRef Name) {
@@ -60,6 +83,10 @@ std::string withoutTemplateArgs(llvm::StringRef Name) {
 }
 
 std::optional<std::string> EntryPoints::match(const FunctionDecl &FD) const {
+  // Most calls are not to an entry point: reject them by their last name
+  // before printing a qualified one.
+  if (!FD.getIdentifier() || !LastNames.contains(FD.getName()))
+    return std::nullopt;
   std::string Name = withoutTemplateArgs(canonicalName(FD));
   if (Names.contains(Name))
     return Name;
@@ -187,44 +214,6 @@ void collect(const Expr *E, std::vector<Callable> &Out, unsigned Depth) {
   }
 }
 
-class SiteFinder : public RecursiveASTVisitor<SiteFinder> {
-public:
-  SiteFinder(const EntryPoints &EP, std::vector<CheckpointSite> &Out)
-      : EP(EP), Out(Out) {}
-
-  bool shouldVisitTemplateInstantiations() const { return true; }
-
-  bool VisitCallExpr(CallExpr *CE) {
-    const FunctionDecl *FD = CE->getDirectCallee();
-    if (!FD)
-      return true;
-    std::optional<std::string> Entry = EP.match(*FD);
-    // Arguments of an operator call on an object start after the object.
-    unsigned Offset = 0;
-    if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(CE))
-      if (isa<CXXMethodDecl>(FD) && OC->getNumArgs() > 0)
-        Offset = 1;
-    CheckpointSite Site;
-    Site.Call = CE;
-    for (unsigned I = Offset; I < CE->getNumArgs(); ++I) {
-      unsigned Param = I - Offset;
-      bool Annotated = isRecomputedParam(*FD, Param);
-      if (!Entry && !Annotated)
-        continue;
-      collect(CE->getArg(I), Site.Callables, 0);
-    }
-    if (Site.Callables.empty())
-      return true;
-    Site.EntryPoint = Entry ? *Entry : canonicalName(*FD);
-    Out.push_back(std::move(Site));
-    return true;
-  }
-
-private:
-  const EntryPoints &EP;
-  std::vector<CheckpointSite> &Out;
-};
-
 } // namespace
 
 std::vector<Callable> callablesOf(const Expr *Arg) {
@@ -233,11 +222,31 @@ std::vector<Callable> callablesOf(const Expr *Arg) {
   return Out;
 }
 
-std::vector<CheckpointSite> findCheckpointSites(ASTContext &Ctx,
-                                                const EntryPoints &EP) {
-  std::vector<CheckpointSite> Out;
-  SiteFinder(EP, Out).TraverseAST(Ctx);
-  return Out;
+void collectCheckpointSite(const CallExpr &CE, const EntryPoints &EP,
+                           std::vector<CheckpointSite> &Out) {
+  const FunctionDecl *FD = CE.getDirectCallee();
+  if (!FD)
+    return;
+  std::optional<std::string> Entry = EP.match(*FD);
+  if (!Entry && !EP.mayBeAnnotated(*FD))
+    return;
+  // Arguments of an operator call on an object start after the object.
+  unsigned Offset = 0;
+  if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(&CE))
+    if (isa<CXXMethodDecl>(FD) && OC->getNumArgs() > 0)
+      Offset = 1;
+  CheckpointSite Site;
+  Site.Call = &CE;
+  for (unsigned I = Offset; I < CE.getNumArgs(); ++I) {
+    unsigned Param = I - Offset;
+    if (!Entry && !isRecomputedParam(*FD, Param))
+      continue;
+    collect(CE.getArg(I), Site.Callables, 0);
+  }
+  if (Site.Callables.empty())
+    return;
+  Site.EntryPoint = Entry ? *Entry : canonicalName(*FD);
+  Out.push_back(std::move(Site));
 }
 
 } // namespace clang::tidy::rematch

@@ -43,8 +43,12 @@ public:
 
   static const std::vector<std::string> &builtin();
 
+  // Some parameter of FD might carry the rematch::recomputed annotation.
+  bool mayBeAnnotated(const FunctionDecl &FD) const;
+
 private:
   llvm::StringSet<> Names;
+  llvm::StringSet<> LastNames; // "forward", "checkpoint", ...
 };
 
 // Qualified name without template arguments: Runner<int>::run -> Runner::run.
@@ -54,8 +58,10 @@ std::string withoutTemplateArgs(llvm::StringRef Name);
 // [[clang::annotate("rematch::recomputed")]].
 bool isRecomputedParam(const FunctionDecl &FD, unsigned I);
 
-std::vector<CheckpointSite> findCheckpointSites(ASTContext &Ctx,
-                                                const EntryPoints &EP);
+// Adds the checkpoint site CE is, if it is one. Called for every call of the
+// translation unit by the analysis' one walk.
+void collectCheckpointSite(const CallExpr &CE, const EntryPoints &EP,
+                           std::vector<CheckpointSite> &Out);
 
 // The callables an argument expression denotes (a lambda, a function, a
 // functor, a std::function built from one of those); empty for data.

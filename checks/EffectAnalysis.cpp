@@ -64,44 +64,77 @@ EffectKey keyOf(const Effect &E) {
           E.Target.Index, E.Callee ? std::string() : E.Subject};
 }
 
-// Every override defined in the TU, under each method it overrides; and
-// every function definition outside system headers.
-class OverrideIndex : public RecursiveASTVisitor<OverrideIndex> {
+// The one walk over the translation unit (outside system headers, which are
+// modelled by name): it finds the checkpoint sites, indexes the overrides of
+// each virtual method, collects the function definitions phase one
+// summarises, and feeds the global-use collector.
+class TUWalker : public RecursiveASTVisitor<TUWalker> {
+  using Base = RecursiveASTVisitor<TUWalker>;
+
 public:
-  OverrideIndex(
-      llvm::DenseMap<const FunctionDecl *, std::vector<const FunctionDecl *>>
-          &Out,
-      std::vector<const FunctionDecl *> *Defs, const SourceManager &SM)
-      : Out(Out), Defs(Defs), SM(SM) {}
+  TUWalker(const SourceManager &SM, const EntryPoints &EP,
+           std::vector<CheckpointSite> &Sites,
+           llvm::DenseMap<const FunctionDecl *,
+                          std::vector<const FunctionDecl *>> &Overrides,
+           std::vector<const FunctionDecl *> *Defs, GlobalUseCollector &Uses)
+      : SM(SM), EP(EP), Sites(Sites), Overrides(Overrides), Defs(Defs),
+        Uses(Uses) {}
+
   bool shouldVisitTemplateInstantiations() const { return true; }
+
+  bool TraverseDecl(Decl *D) {
+    if (D && !isa<TranslationUnitDecl>(D) && D->getLocation().isValid() &&
+        SM.isInSystemHeader(D->getLocation()))
+      return true;
+    return Base::TraverseDecl(D);
+  }
+
+  bool VisitStmt(Stmt *S) {
+    Uses.onStmt(*S);
+    if (const auto *CE = dyn_cast<CallExpr>(S))
+      collectCheckpointSite(*CE, EP, Sites);
+    return true;
+  }
+
+  bool VisitVarDecl(VarDecl *VD) {
+    Uses.onVarDecl(*VD);
+    return true;
+  }
+
   bool VisitFunctionDecl(FunctionDecl *FD) {
     if (Defs && FD->doesThisDeclarationHaveABody() &&
         !FD->isDependentContext() && !isModelledByName(*FD, SM))
       Defs->push_back(FD);
-    return true;
-  }
-  bool VisitCXXMethodDecl(CXXMethodDecl *MD) {
-    if (!MD->isVirtual() || !MD->doesThisDeclarationHaveABody())
-      return true;
-    std::vector<const CXXMethodDecl *> Work(MD->overridden_methods().begin(),
-                                            MD->overridden_methods().end());
-    llvm::DenseSet<const CXXMethodDecl *> Seen;
-    while (!Work.empty()) {
-      const CXXMethodDecl *Base = Work.back();
-      Work.pop_back();
-      if (!Seen.insert(Base).second)
-        continue;
-      Out[Base->getCanonicalDecl()].push_back(MD);
-      Work.insert(Work.end(), Base->overridden_methods().begin(),
-                  Base->overridden_methods().end());
-    }
+    if (const auto *MD = dyn_cast<CXXMethodDecl>(FD))
+      indexOverride(MD);
     return true;
   }
 
 private:
-  llvm::DenseMap<const FunctionDecl *, std::vector<const FunctionDecl *>> &Out;
-  std::vector<const FunctionDecl *> *Defs;
+  void indexOverride(const CXXMethodDecl *MD) {
+    if (!MD->isVirtual() || !MD->doesThisDeclarationHaveABody())
+      return;
+    std::vector<const CXXMethodDecl *> Work(MD->overridden_methods().begin(),
+                                            MD->overridden_methods().end());
+    llvm::DenseSet<const CXXMethodDecl *> Seen;
+    while (!Work.empty()) {
+      const CXXMethodDecl *Overridden = Work.back();
+      Work.pop_back();
+      if (!Seen.insert(Overridden).second)
+        continue;
+      Overrides[Overridden->getCanonicalDecl()].push_back(MD);
+      Work.insert(Work.end(), Overridden->overridden_methods().begin(),
+                  Overridden->overridden_methods().end());
+    }
+  }
+
   const SourceManager &SM;
+  const EntryPoints &EP;
+  std::vector<CheckpointSite> &Sites;
+  llvm::DenseMap<const FunctionDecl *, std::vector<const FunctionDecl *>>
+      &Overrides;
+  std::vector<const FunctionDecl *> *Defs;
+  GlobalUseCollector &Uses;
 };
 
 } // namespace
@@ -124,14 +157,16 @@ EffectAnalysis::EffectAnalysis(ASTContext &Ctx, const AnalysisSettings &S)
     Cfg.CheckpointFunctions.push_back(std::move(N));
 
   Known = std::make_unique<KnownFunctions>(Cfg);
-  Sites = findCheckpointSites(Ctx, EntryPoints(Cfg.CheckpointFunctions));
-
   External = getExternalSummaries();
   SummarySink Sink = getSummarySink();
-  OverrideIndex(Overrides, Sink ? &Definitions : nullptr,
-                Ctx.getSourceManager())
-      .TraverseAST(Ctx);
-  ModifiableGlobals = findModifiableGlobals(Ctx);
+  {
+    EntryPoints EP(Cfg.CheckpointFunctions);
+    GlobalUseCollector Uses;
+    TUWalker(Ctx.getSourceManager(), EP, Sites, Overrides,
+             Sink ? &Definitions : nullptr, Uses)
+        .TraverseAST(Ctx);
+    ModifiableGlobals = Uses.result();
+  }
 
   std::vector<const FunctionDecl *> Roots;
   for (const CheckpointSite &Site : Sites)

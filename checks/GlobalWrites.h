@@ -10,6 +10,8 @@
 #define REMATCH_CHECKS_GLOBALWRITES_H
 
 #include "clang/AST/Decl.h"
+#include "clang/AST/Stmt.h"
+#include <vector>
 #include "llvm/ADT/DenseSet.h"
 
 namespace clang {
@@ -18,11 +20,22 @@ class ASTContext;
 
 namespace clang::tidy::rematch {
 
-// Canonical declarations of the variables with static storage duration that
-// some code in the TU (outside system headers) may modify: every use that is
-// not plainly a read of the value (a load, a const member call, binding to a
-// const reference or pointer to const).
-llvm::DenseSet<const VarDecl *> findModifiableGlobals(ASTContext &Ctx);
+// Fed every expression and variable of the TU (outside system headers) by
+// the analysis' one walk; result() is the canonical declarations of the
+// variables with static storage duration that some code may modify: every
+// use that is not plainly a read of the value (a load, a const member call,
+// binding to a const reference).
+class GlobalUseCollector {
+public:
+  void onStmt(const Stmt &S);
+  void onVarDecl(const VarDecl &VD);
+  llvm::DenseSet<const VarDecl *> result() const;
+
+private:
+  void markRead(const Expr *E);
+  std::vector<const Expr *> Uses;
+  llvm::DenseSet<const Expr *> ReadOnly;
+};
 
 } // namespace clang::tidy::rematch
 

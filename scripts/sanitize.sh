@@ -37,7 +37,7 @@ sanflags="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-rec
 cmake -S "$root" -B "$asan_dir" -G Ninja -DCMAKE_CXX_COMPILER=clang++-19 \
   -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_FLAGS="$sanflags" \
   -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=address,undefined" \
-  -DREMATCH_BUILD_BENCH=OFF \
+  -DREMATCH_BUILD_BENCH=OFF -DCMAKE_DISABLE_FIND_PACKAGE_Torch=ON \
   -DREMATCH_CLANG_TIDY="$root/tests/reliability/asan-clang-tidy.sh" >/dev/null
 cmake --build "$asan_dir" -j "$jobs"
 # runtime-gxx rebuilds the plain runtime with g++ (no sanitizer): covered by
@@ -51,6 +51,7 @@ echo "sanitize: TSan build of the runtime in $tsan_dir"
 cmake -S "$root/runtime" -B "$tsan_dir" -G Ninja -DCMAKE_CXX_COMPILER=clang++-19 \
   -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DCMAKE_CXX_FLAGS="-fsanitize=thread -fno-omit-frame-pointer" \
+  -DCMAKE_DISABLE_FIND_PACKAGE_Torch=ON \
   -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=thread" >/dev/null
 cmake --build "$tsan_dir" -j "$jobs"
 ctest --test-dir "$tsan_dir" --output-on-failure -j "$jobs" || failed+=("TSan tests")

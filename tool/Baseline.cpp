@@ -32,7 +32,8 @@ llvm::Expected<std::set<std::string>> parseBaseline(llvm::StringRef Sarif,
       return baselineError(Path, "a run is not an object");
     // A log may merge several tools' runs; only rematch's count.
     const llvm::json::Object *Tool = Run->getObject("tool");
-    const llvm::json::Object *Driver = Tool ? Tool->getObject("driver") : nullptr;
+    const llvm::json::Object *Driver =
+        Tool ? Tool->getObject("driver") : nullptr;
     std::optional<llvm::StringRef> Name =
         Driver ? Driver->getString("name") : std::nullopt;
     if (!Name || *Name != "rematch")
@@ -62,8 +63,8 @@ llvm::Expected<std::set<std::string>> readBaseline(llvm::StringRef Path) {
   llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> Buf =
       llvm::MemoryBuffer::getFile(Path, /*IsText=*/true);
   if (!Buf)
-    return llvm::createStringError(Path + ": error: cannot read baseline: " +
-                                   Buf.getError().message());
+    return llvm::createStringError(
+        Path + ": error: cannot read baseline: " + Buf.getError().message());
   return parseBaseline((*Buf)->getBuffer(), Path);
 }
 

@@ -59,9 +59,8 @@ llvm::Expected<FindingFilters> FindingFilters::create(const CliOptions &O) {
       llvm::raw_fd_ostream Probe(O.WriteBaseline, EC, llvm::sys::fs::OF_Append);
     }
     if (EC)
-      return llvm::createStringError(O.WriteBaseline +
-                                     ": error: cannot write baseline: " +
-                                     EC.message());
+      return llvm::createStringError(
+          O.WriteBaseline + ": error: cannot write baseline: " + EC.message());
     F.WriteBaseline = O.WriteBaseline;
   }
   return F;
@@ -76,9 +75,8 @@ llvm::Error FindingFilters::apply(Results &R, llvm::raw_ostream &Err) {
     std::error_code EC;
     llvm::raw_fd_ostream OS(WriteBaseline, EC);
     if (EC)
-      return llvm::createStringError(WriteBaseline +
-                                     ": error: cannot write baseline: " +
-                                     EC.message());
+      return llvm::createStringError(
+          WriteBaseline + ": error: cannot write baseline: " + EC.message());
     writeSarif(OS, R, ruleTable());
   }
 
@@ -98,8 +96,8 @@ llvm::Error FindingFilters::apply(Results &R, llvm::raw_ostream &Err) {
       ++InBaseline;
       continue;
     }
-    if ((Lines && !Lines->passes(F.Loc.File, absolutePath(F.Loc.File),
-                                 F.Loc.Line)) ||
+    if ((Lines &&
+         !Lines->passes(F.Loc.File, absolutePath(F.Loc.File), F.Loc.Line)) ||
         (Changed && !Changed->passes(realPath(F.Loc.File), F.Loc.Line))) {
       ++OffLines;
       continue;

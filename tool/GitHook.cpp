@@ -29,17 +29,17 @@ std::string shellQuote(llvm::StringRef S) {
 }
 
 // Replaces the line carrying Marker with `Var=${Var:-Value} # Marker`.
-void setDefault(std::string &Script, llvm::StringRef Var, llvm::StringRef Marker,
-                llvm::StringRef Value) {
+void setDefault(std::string &Script, llvm::StringRef Var,
+                llvm::StringRef Marker, llvm::StringRef Value) {
   size_t At = Script.find(("# " + Marker).str());
   if (At == std::string::npos || Value.empty())
     return;
   size_t Begin = Script.rfind('\n', At);
   Begin = Begin == std::string::npos ? 0 : Begin + 1;
   size_t End = Script.find('\n', At);
-  Script.replace(Begin, End - Begin,
-                 (Var + "=${" + Var + ":-" + shellQuote(Value) + "} # " + Marker)
-                     .str());
+  Script.replace(
+      Begin, End - Begin,
+      (Var + "=${" + Var + ":-" + shellQuote(Value) + "} # " + Marker).str());
 }
 
 } // namespace
@@ -90,8 +90,8 @@ int installGitHook(const CliOptions &O, llvm::raw_ostream &Out,
     llvm::SmallString<256> Backup(Hook);
     Backup += ".rematch-backup";
     if (std::error_code EC = llvm::sys::fs::rename(Hook, Backup)) {
-      Err << Hook << ": error: cannot move the old hook aside: "
-          << EC.message() << "\n";
+      Err << Hook << ": error: cannot move the old hook aside: " << EC.message()
+          << "\n";
       return UsageError;
     }
     Out << "rematch: saved the previous hook as " << Backup << "\n";

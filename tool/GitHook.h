@@ -16,7 +16,8 @@ namespace rematch::tool {
 
 // The hook's text with Program and BuildDir as its defaults (empty: keep the
 // script's own, `rematch` on PATH and `build`).
-std::string preCommitHookText(llvm::StringRef Program, llvm::StringRef BuildDir);
+std::string preCommitHookText(llvm::StringRef Program,
+                              llvm::StringRef BuildDir);
 
 // Exit code 0: installed, or the same hook is already there. 2: not in a git
 // work tree, another hook is there (and no --force), or it cannot be written.

@@ -36,13 +36,27 @@ std::string unquoteGitPath(llvm::StringRef S) {
     }
     char C = S[++I];
     switch (C) {
-    case 'a': Out += '\a'; break;
-    case 'b': Out += '\b'; break;
-    case 'f': Out += '\f'; break;
-    case 'n': Out += '\n'; break;
-    case 'r': Out += '\r'; break;
-    case 't': Out += '\t'; break;
-    case 'v': Out += '\v'; break;
+    case 'a':
+      Out += '\a';
+      break;
+    case 'b':
+      Out += '\b';
+      break;
+    case 'f':
+      Out += '\f';
+      break;
+    case 'n':
+      Out += '\n';
+      break;
+    case 'r':
+      Out += '\r';
+      break;
+    case 't':
+      Out += '\t';
+      break;
+    case 'v':
+      Out += '\v';
+      break;
     default:
       if (C >= '0' && C <= '7' && I + 2 < S.size()) {
         unsigned V = 0;
@@ -107,7 +121,8 @@ llvm::Expected<JsonLineFilter> JsonLineFilter::parse(llvm::StringRef Json) {
       if (Key == "name") {
         std::optional<llvm::StringRef> Name = Value.getAsString();
         if (!Name || Name->empty())
-          return lineFilterError(Where + ": \"name\" must be a non-empty string");
+          return lineFilterError(Where +
+                                 ": \"name\" must be a non-empty string");
         E.Name = Name->str();
       } else if (Key == "lines") {
         const llvm::json::Array *Ranges = Value.getAsArray();
@@ -121,7 +136,8 @@ llvm::Expected<JsonLineFilter> JsonLineFilter::parse(llvm::StringRef Json) {
             Last = (*Pair)[1].getAsInteger();
           }
           if (!First || !Last || *First < 1 || *Last < *First)
-            return lineFilterError(Where + ": each of \"lines\" must be "
+            return lineFilterError(Where +
+                                   ": each of \"lines\" must be "
                                    "[first, last] with 1 <= first <= last");
           E.Lines.emplace_back(*First, *Last);
         }
@@ -224,13 +240,20 @@ void ChangedLines::load(const std::vector<std::string> &RealFiles,
     }
     // A long list of files goes to git in slices.
     for (size_t Begin = 0; Begin < Rels.size(); Begin += 500) {
-      std::vector<std::string> Slice(
-          Rels.begin() + Begin,
-          Rels.begin() + std::min(Rels.size(), Begin + 500));
-      std::vector<std::string> DiffArgs = {
-          "--literal-pathspecs", "diff", "--no-color", "--no-ext-diff",
-          "--no-textconv", "--no-renames", "-U0", "--src-prefix=a/",
-          "--dst-prefix=b/", Rev, "--"};
+      std::vector<std::string> Slice(Rels.begin() + Begin,
+                                     Rels.begin() +
+                                         std::min(Rels.size(), Begin + 500));
+      std::vector<std::string> DiffArgs = {"--literal-pathspecs",
+                                           "diff",
+                                           "--no-color",
+                                           "--no-ext-diff",
+                                           "--no-textconv",
+                                           "--no-renames",
+                                           "-U0",
+                                           "--src-prefix=a/",
+                                           "--dst-prefix=b/",
+                                           Rev,
+                                           "--"};
       DiffArgs.insert(DiffArgs.end(), Slice.begin(), Slice.end());
       GitResult Diff = runGit(Top, DiffArgs);
       std::vector<std::string> LsArgs = {"--literal-pathspecs", "ls-files",

@@ -94,12 +94,14 @@ ssize_t cookie_write(void *cookie, const char *buf, size_t size) {
 std::FILE *make_tee(std::FILE *target, int which) {
   cookie_io_functions_t io{};
   io.write = cookie_write;
-  auto *cookie = new StdioCookie{target, which}; // lives as long as the process
+  // The cookies live as long as the process, in static storage so that
+  // leak checkers see them as reachable. Installed once (capture_c_stdio).
+  static StdioCookie cookies[kCapturedStreams];
+  StdioCookie *cookie = &cookies[which];
+  *cookie = StdioCookie{target, which};
   std::FILE *f = fopencookie(cookie, "w", io);
-  if (!f) {
-    delete cookie;
+  if (!f)
     return nullptr;
-  }
   std::setvbuf(f, nullptr, _IONBF, 0); // write() runs in the printing thread
   return f;
 }

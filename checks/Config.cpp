@@ -239,6 +239,8 @@ std::optional<std::pair<unsigned, unsigned>> tooDeep(StringRef Text) {
   unsigned Line = 1, Column = 1, Flow = 0;
   bool LineStart = true;
   unsigned Block = 0; // "- " / "? " markers opening this line
+  unsigned Commas = 0; // consecutive flow separators: the reader recurses
+                       // once per empty entry
   char Quote = 0;
   for (size_t I = 0; I < Text.size(); ++I) {
     char C = Text[I];
@@ -249,6 +251,12 @@ std::optional<std::pair<unsigned, unsigned>> tooDeep(StringRef Text) {
       Block = 0;
       Quote = 0;
       continue;
+    }
+    if (C == ',' && Flow > 0 && !Quote) {
+      if (++Commas > MaxNesting)
+        return std::make_pair(Line, Column);
+    } else if (C != ' ' && C != '\t' && C != '\r') {
+      Commas = 0;
     }
     if (Quote) {
       if (C == Quote)

@@ -8,6 +8,7 @@
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/Hashing.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
@@ -55,13 +56,16 @@ std::optional<Root> mapRoot(const Root &R, const CallSite &C) {
   return std::nullopt;
 }
 
-using EffectKey = std::tuple<int, unsigned, int, unsigned, std::string>;
+using EffectKey = uint64_t;
 
 EffectKey keyOf(const Effect &E) {
   // Own effects: one per expression, kind and subject. Inherited effects:
-  // one per call, kind and target, however many paths lead there.
-  return {int(E.Kind), E.Loc.getRawEncoding(), int(E.Target.K),
-          E.Target.Index, E.Callee ? std::string() : E.Subject};
+  // one per call, kind and target, however many paths lead there. A hash
+  // serves: a collision would only merge two findings at one location.
+  return llvm::hash_combine(int(E.Kind), E.Loc.getRawEncoding(),
+                            int(E.Target.K), E.Target.Index,
+                            E.Callee ? llvm::StringRef()
+                                     : llvm::StringRef(E.Subject));
 }
 
 // The one walk over the translation unit (outside system headers, which are
@@ -250,7 +254,7 @@ void EffectAnalysis::computeSummaries(
       S->Effects = Facts[FD].Effects;
       Summaries[FD] = std::move(S);
     }
-    std::map<const FunctionDecl *, std::set<EffectKey>> Seen;
+    llvm::DenseMap<const FunctionDecl *, llvm::DenseSet<EffectKey>> Seen;
     for (const FunctionDecl *FD : SCC)
       for (const Effect &E : Summaries[FD]->Effects)
         Seen[FD].insert(keyOf(E));
@@ -263,9 +267,11 @@ void EffectAnalysis::computeSummaries(
           auto It = Summaries.find(Def);
           if (It == Summaries.end())
             continue;
-          // Copy: the callee may be FD itself and grow while we read it.
-          std::vector<Effect> CalleeEffects = It->second->Effects;
-          for (unsigned I = 0; I < CalleeEffects.size(); ++I) {
+          // By index, re-read each time: the callee may be FD itself and
+          // grow (and move) while we append to it.
+          std::vector<Effect> &CalleeEffects = It->second->Effects;
+          size_t Count = CalleeEffects.size();
+          for (unsigned I = 0; I < Count; ++I) {
             std::optional<Root> R = mapRoot(CalleeEffects[I].Target, C);
             if (!R)
               continue;

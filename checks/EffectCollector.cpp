@@ -911,13 +911,9 @@ private:
   }
 
   bool isAtomic(QualType T) const {
-    T = T.getNonReferenceType();
-    const CXXRecordDecl *RD = T->getAsCXXRecordDecl();
-    if (!RD)
-      return false;
-    std::string N = canonicalName(*RD);
+    llvm::StringRef N = Known.className(T);
     return N == "std::atomic" || N == "std::atomic_ref" ||
-           llvm::StringRef(N).starts_with("std::__atomic");
+           N.starts_with("std::__atomic");
   }
 
   const VarDecl *streamObject(const Expr *E) const {

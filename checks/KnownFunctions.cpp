@@ -137,40 +137,49 @@ KnownFunctions::KnownFunctions(const Config &C) {
 }
 
 Family KnownFunctions::classify(const FunctionDecl &FD) const {
-  std::string Name = canonicalName(FD);
-  auto It = Functions.find(Name);
-  if (It != Functions.end())
+  // Printing a qualified name is the expensive part: once per function.
+  auto [It, Inserted] = FamilyCache.try_emplace(&FD, Family::None);
+  if (!Inserted)
     return It->second;
   // Constructors are listed as Class::Class; spdlog's free functions are
   // templates whose printed names carry no arguments, so the plain lookup
   // covers them.
-  return Family::None;
+  auto Known = Functions.find(canonicalName(FD));
+  Family F = Known == Functions.end() ? Family::None : Known->second;
+  FamilyCache[&FD] = F;
+  return F;
 }
 
-std::string KnownFunctions::className(QualType T) const {
+const std::string &KnownFunctions::className(QualType T) const {
+  static const std::string None;
   T = T.getNonReferenceType().getCanonicalType();
   if (const auto *PT = T->getAs<PointerType>())
     T = PT->getPointeeType().getCanonicalType();
   const CXXRecordDecl *RD = T->getAsCXXRecordDecl();
   if (!RD)
-    return {};
-  if (const auto *Spec = dyn_cast<ClassTemplateSpecializationDecl>(RD))
-    return canonicalName(*Spec->getSpecializedTemplate());
-  return canonicalName(*RD);
+    return None;
+  auto [It, Inserted] = ClassNames.try_emplace(RD);
+  if (Inserted) {
+    if (const auto *Spec = dyn_cast<ClassTemplateSpecializationDecl>(RD))
+      It->second = canonicalName(*Spec->getSpecializedTemplate());
+    else
+      It->second = canonicalName(*RD);
+  }
+  return It->second;
 }
 
 bool KnownFunctions::isContainer(QualType T) const {
-  std::string N = className(T);
+  const std::string &N = className(T);
   return !N.empty() && Containers.contains(N);
 }
 
 bool KnownFunctions::isMapLike(QualType T) const {
-  std::string N = className(T);
+  const std::string &N = className(T);
   return N == "std::map" || N == "std::unordered_map";
 }
 
 bool KnownFunctions::isRandomEngine(QualType T) const {
-  std::string N = className(T);
+  const std::string &N = className(T);
   for (const char *E : RandomEngines)
     if (N == E)
       return true;
@@ -186,7 +195,7 @@ bool KnownFunctions::isReplayedGenerator(QualType T) const {
 }
 
 bool KnownFunctions::isFileStream(QualType T) const {
-  std::string N = className(T);
+  const std::string &N = className(T);
   for (const char *E : FileStreams)
     if (N == E)
       return true;

@@ -10,7 +10,9 @@
 
 #include "Config.h"
 #include "clang/AST/Decl.h"
+#include "clang/AST/DeclCXX.h"
 #include "clang/AST/Type.h"
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/StringSet.h"
 #include <string>
 
@@ -51,10 +53,14 @@ public:
   // Container members that change the container.
   static bool isMutatingContainerMethod(llvm::StringRef Name);
 
-private:
-  std::string className(QualType T) const;
+  // The qualified name of T's class (of its template, for a specialization),
+  // or empty; cached, since every member call asks.
+  const std::string &className(QualType T) const;
 
+private:
   llvm::StringMap<Family> Functions;
+  mutable llvm::DenseMap<const FunctionDecl *, Family> FamilyCache;
+  mutable llvm::DenseMap<const CXXRecordDecl *, std::string> ClassNames;
   llvm::StringSet<> Containers;
   llvm::StringSet<> AllowedGlobals;
 };

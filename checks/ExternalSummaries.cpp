@@ -9,8 +9,7 @@ namespace clang::tidy::rematch {
 
 void ExternalSummaries::add(const TUSummary &S) {
   for (const FunctionEffects &F : S.Functions)
-    if (Functions.try_emplace(F.Usr, F).second)
-      Hashes[F.Usr] = hashFunctionEffects(F);
+    Functions.try_emplace(F.Usr, F);
   for (const std::string &G : S.GlobalsWritten)
     Modifiable.insert(G);
   for (const std::string &G : S.GlobalsEscaping)
@@ -23,8 +22,14 @@ const FunctionEffects *ExternalSummaries::lookup(llvm::StringRef Usr) const {
 }
 
 std::string ExternalSummaries::hashOf(llvm::StringRef Usr) const {
-  auto It = Hashes.find(Usr);
-  return It == Hashes.end() ? "absent" : It->second;
+  const FunctionEffects *F = lookup(Usr);
+  if (!F)
+    return "absent";
+  std::lock_guard<std::mutex> Lock(HashMutex);
+  auto [It, Inserted] = Hashes.try_emplace(Usr);
+  if (Inserted)
+    It->second = hashFunctionEffects(*F);
+  return It->second;
 }
 
 bool ExternalSummaries::isModifiable(llvm::StringRef Usr) const {

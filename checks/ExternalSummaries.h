@@ -14,6 +14,7 @@
 #include "llvm/ADT/StringSet.h"
 #include <functional>
 #include <memory>
+#include <mutex>
 
 namespace clang {
 class Decl;
@@ -38,7 +39,9 @@ public:
 
 private:
   llvm::StringMap<FunctionEffects> Functions;
-  llvm::StringMap<std::string> Hashes;
+  // Computed on first use: a pre-commit run asks for a handful of them.
+  mutable llvm::StringMap<std::string> Hashes;
+  mutable std::mutex HashMutex;
   llvm::StringSet<> Modifiable;
 };
 

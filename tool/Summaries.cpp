@@ -19,6 +19,30 @@ std::string hex(uint64_t V) {
 
 } // namespace
 
+namespace {
+
+// "size:mtime" of a file, or empty: a cheap first look before hashing.
+std::string stampOf(llvm::StringRef Path) {
+  llvm::sys::fs::file_status St;
+  if (llvm::sys::fs::status(Path, St))
+    return {};
+  return std::to_string(St.getSize()) + ":" +
+         std::to_string(St.getLastModificationTime().time_since_epoch().count());
+}
+
+// An input is unchanged when its stamp is (a header nobody touched is not
+// read again), or else when its content hash is.
+bool unchanged(llvm::StringRef Path, llvm::StringRef Recorded) {
+  auto [Hash, Stamp] = Recorded.split('@');
+  if (Hash.empty())
+    return false;
+  if (!Stamp.empty() && Stamp == stampOf(Path))
+    return true;
+  return hashFile(Path) == Hash;
+}
+
+} // namespace
+
 std::string hashFile(llvm::StringRef Path) {
   auto Buf = llvm::MemoryBuffer::getFile(Path);
   if (!Buf)
@@ -93,7 +117,7 @@ bool SummaryStore::isFresh(llvm::StringRef MainFile,
   if (It == ByMainFile.end() || It->second.CommandHash != CommandHash)
     return false;
   for (const auto &[File, Hash] : It->second.Inputs)
-    if (Hash.empty() || hashFile(File) != Hash)
+    if (!unchanged(File, Hash))
       return false;
   for (const auto &[Usr, Hash] : It->second.Dependencies)
     if (Current.hashOf(Usr) != Hash)
@@ -114,8 +138,11 @@ SummaryStore::merged(const std::set<std::string> &Exclude) const {
 void SummaryStore::store(TUSummary S, llvm::StringRef CommandHash,
                          llvm::raw_ostream &Err) {
   S.CommandHash = CommandHash.str();
-  for (auto &[File, Hash] : S.Inputs)
+  for (auto &[File, Hash] : S.Inputs) {
     Hash = hashFile(File);
+    if (!Hash.empty())
+      Hash += "@" + stampOf(File);
+  }
   std::string Path = pathFor(S.MainFile);
   std::string Text = clang::tidy::rematch::serializeSummary(S);
   // Write then rename, so a crash never leaves half a summary behind.
@@ -234,6 +261,10 @@ analyseWithSummaries(const std::string &Dir,
                   It == CommandOf.end() ? llvm::StringRef() : It->second, Err);
     });
     Run(Stale);
+    // Alone on the command line, a file's findings are final after one
+    // round: its own summary changes no other file analysed here.
+    if (Files.size() == 1)
+      break;
     if (Round + 1 == MaxRounds)
       Err << Dir << ": warning: summaries did not settle after " << MaxRounds
           << " rounds; findings may miss effects of long cross-file chains\n";

@@ -199,11 +199,21 @@ analyseWithSummaries(const std::string &Dir,
                      const clang::tooling::CompilationDatabase &DB,
                      llvm::function_ref<FileOutcome(const std::string &)> Analyse,
                      llvm::raw_ostream &Err) {
-  {
-    SummaryStore First(Dir);
-    if (!First.load(Err))
-      return std::nullopt;
-  }
+  // Loaded once; read again only after a round wrote summaries (possibly
+  // from forked children, which do not share this process's memory).
+  auto Store = std::make_unique<SummaryStore>(Dir);
+  if (!Store->load(Err))
+    return std::nullopt;
+  bool Written = false;
+  llvm::raw_null_ostream Quiet; // load problems were reported once above
+  auto Fresh = [&]() -> SummaryStore & {
+    if (Written) {
+      Store = std::make_unique<SummaryStore>(Dir);
+      Store->load(Quiet);
+      Written = false;
+    }
+    return *Store;
+  };
 
   std::map<std::string, std::string> CommandOf; // absolute path -> hash
   std::vector<std::string> Abs;
@@ -236,11 +246,9 @@ analyseWithSummaries(const std::string &Dir,
   // until none did. A file summarised in the last round it was stale has
   // its final findings from that round. One changed file whose callers are
   // not on the command line (the pre-commit case) takes one round.
-  llvm::raw_null_ostream Quiet; // load problems were reported once above
   constexpr int MaxRounds = 16;
   for (int Round = 0; Round < MaxRounds; ++Round) {
-    SummaryStore Store(Dir);
-    Store.load(Quiet);
+    SummaryStore &Store = Fresh();
     std::shared_ptr<ExternalSummaries> Current = Store.merged({});
     std::vector<size_t> Stale;
     for (size_t I = 0; I < Files.size(); ++I)
@@ -261,6 +269,7 @@ analyseWithSummaries(const std::string &Dir,
                   It == CommandOf.end() ? llvm::StringRef() : It->second, Err);
     });
     Run(Stale);
+    Written = true;
     // Alone on the command line, a file's findings are final after one
     // round: its own summary changes no other file analysed here.
     if (Files.size() == 1)
@@ -275,9 +284,7 @@ analyseWithSummaries(const std::string &Dir,
     if (!Done[I])
       Rest.push_back(I);
   if (!Rest.empty()) {
-    SummaryStore Store(Dir);
-    Store.load(Quiet);
-    PhaseScope Phase(Store.merged({}), nullptr);
+    PhaseScope Phase(Fresh().merged({}), nullptr);
     Run(Rest);
   }
   return Out;

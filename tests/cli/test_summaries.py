@@ -168,6 +168,26 @@ class SummariesTest(unittest.TestCase):
         self.assertIn(("rematch-counter-update", "a.cpp", A_CALL_LINE),
                       self.findings(doc))
 
+    def test_shards_merge_through_the_directory(self):
+        # A CI matrix: each shard summarises its slice into the same
+        # directory; a later run over all files reuses every summary and
+        # reports the chains that cross the shards.
+        files = ["a.cpp", "b.cpp", "c.cpp"]
+        for shard in ("--shard=1/2", "--shard=2/2"):
+            self.run_rematch(files, shard)
+        self.assertEqual(sorted(n.split(".")[0] for n in self.summary_files()),
+                         ["a", "b", "c"])
+        before = {n: os.stat(os.path.join(self.sums, n)).st_mtime_ns
+                  for n in self.summary_files()}
+        doc, _, rc = self.run_rematch(["a.cpp"])
+        self.assertEqual(rc, 1)
+        self.assertIn(("rematch-counter-update", "a.cpp", A_CALL_LINE),
+                      self.findings(doc))
+        # b.cpp and c.cpp were summarised by the shards and reused as is.
+        for n in self.summary_files():
+            if not n.startswith("a.cpp."):
+                self.assertEqual(before[n], os.stat(os.path.join(self.sums, n)).st_mtime_ns)
+
     def corrupt_and_rerun(self, text):
         full, _, _ = self.run_rematch(["a.cpp", "b.cpp", "c.cpp"])
         victim = [n for n in self.summary_files() if n.startswith("c.cpp.")][0]

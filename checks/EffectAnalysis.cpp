@@ -487,13 +487,27 @@ TUSummary EffectAnalysis::exportSummary() const {
   TUSummary S;
   S.MainFile = plainLocation(SM.getLocForStartOfFile(SM.getMainFileID()), SM)
                    .File;
-  for (auto It = SM.fileinfo_begin(); It != SM.fileinfo_end(); ++It) {
-    llvm::SmallString<256> Path(It->first.getName());
+  for (unsigned I = 0, N = SM.local_sloc_entry_size(); I < N; ++I) {
+    const SrcMgr::SLocEntry &Entry = SM.getLocalSLocEntry(I);
+    if (!Entry.isFile())
+      continue;
+    const SrcMgr::FileInfo &FI = Entry.getFile();
+    OptionalFileEntryRef FE = FI.getContentCache().OrigEntry;
+    if (!FE)
+      continue;
+    llvm::SmallString<256> Path(FE->getName());
     llvm::sys::fs::make_absolute(Path);
     llvm::sys::path::remove_dots(Path, true);
-    S.Inputs.emplace_back(std::string(Path), std::string());
+    if (SrcMgr::isSystem(FI.getFileCharacteristic()))
+      S.SystemInputs.push_back(std::string(Path));
+    else
+      S.Inputs.emplace_back(std::string(Path), std::string());
   }
+  // A header included twice has two entries.
+  llvm::sort(S.SystemInputs);
+  S.SystemInputs.erase(llvm::unique(S.SystemInputs), S.SystemInputs.end());
   llvm::sort(S.Inputs);
+  S.Inputs.erase(llvm::unique(S.Inputs), S.Inputs.end());
   S.CheckpointSites = Sites.size();
   llvm::DenseSet<const FunctionDecl *> Done;
   for (const FunctionDecl *FD : Definitions) {

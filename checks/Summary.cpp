@@ -223,6 +223,7 @@ std::string serializeSummary(const TUSummary &S) {
       {"main_file", S.MainFile},
       {"command_hash", S.CommandHash},
       {"inputs", std::move(Inputs)},
+      {"system_inputs", S.SystemInputsKey},
       {"functions", std::move(Functions)},
       {"globals_written", S.GlobalsWritten},
       {"globals_escaping", S.GlobalsEscaping},
@@ -266,6 +267,10 @@ llvm::Expected<TUSummary> parseSummary(llvm::StringRef Text,
   S.CommandHash = *Cmd;
   S.CheckpointSites = *Sites;
 
+  auto SystemKey = R.string(O, "system_inputs");
+  if (!SystemKey)
+    return SystemKey.takeError();
+  S.SystemInputsKey = *SystemKey;
   auto Inputs = R.array(O, "inputs");
   if (!Inputs)
     return Inputs.takeError();

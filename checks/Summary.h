@@ -21,7 +21,7 @@
 namespace clang::tidy::rematch {
 
 // Bumped whenever the format or its meaning changes: older files are stale.
-inline constexpr int SummaryFormatVersion = 1;
+inline constexpr int SummaryFormatVersion = 2;
 
 struct PlainLocation {
   std::string File;
@@ -60,6 +60,11 @@ struct TUSummary {
   // Every file the TU read, with its content hash: the summary is reused
   // only while all of them are unchanged.
   std::vector<std::pair<std::string, std::string>> Inputs;
+  // The system headers it read. Shared by most TUs and most of a summary's
+  // size, so the store keeps each distinct list once, in a file named by
+  // SystemInputsKey; only the key is part of this summary's text.
+  std::vector<std::string> SystemInputs;
+  std::string SystemInputsKey;
   std::vector<FunctionEffects> Functions;
   std::vector<std::string> GlobalsWritten; // USRs of globals written anywhere
   std::vector<std::string> GlobalsEscaping; // USRs whose address escapes

@@ -5,6 +5,7 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/xxhash.h"
+#include <unistd.h>
 #include "llvm/ADT/STLExtras.h"
 
 namespace rematch::tool {
@@ -119,10 +120,34 @@ bool SummaryStore::isFresh(llvm::StringRef MainFile,
   for (const auto &[File, Hash] : It->second.Inputs)
     if (!unchanged(File, Hash))
       return false;
+  if (!systemInputsUnchanged(It->second.SystemInputsKey))
+    return false;
   for (const auto &[Usr, Hash] : It->second.Dependencies)
     if (Current.hashOf(Usr) != Hash)
       return false;
   return true;
+}
+
+bool SummaryStore::systemInputsUnchanged(const std::string &Key) const {
+  // Called with Mutex held.
+  auto [It, Inserted] = SystemListFresh.try_emplace(Key, false);
+  if (!Inserted)
+    return It->second;
+  if (Key.empty())
+    return It->second = true; // a TU that read no system header
+  llvm::SmallString<256> Path(Dir);
+  llvm::sys::path::append(Path, "system-" + Key + ".list");
+  auto Buf = llvm::MemoryBuffer::getFile(Path);
+  if (!Buf)
+    return false;
+  llvm::SmallVector<llvm::StringRef, 256> Lines;
+  (*Buf)->getBuffer().split(Lines, '\n', -1, false);
+  for (llvm::StringRef Line : Lines) {
+    auto [Stamp, File] = Line.split('\t');
+    if (File.empty() || stampOf(File) != Stamp)
+      return false;
+  }
+  return It->second = true;
 }
 
 std::shared_ptr<ExternalSummaries>
@@ -142,6 +167,30 @@ void SummaryStore::store(TUSummary S, llvm::StringRef CommandHash,
     Hash = hashFile(File);
     if (!Hash.empty())
       Hash += "@" + stampOf(File);
+  }
+  // The system headers' list goes to a file shared by every TU that read
+  // the same headers in the same state: "stamp<TAB>path" per line.
+  std::string List;
+  for (const std::string &File : S.SystemInputs)
+    List += stampOf(File) + "\t" + File + "\n";
+  if (!S.SystemInputs.empty()) {
+    S.SystemInputsKey = hex(llvm::xxh3_64bits(List));
+    llvm::SmallString<256> ListPath(Dir);
+    llvm::sys::path::append(ListPath, "system-" + S.SystemInputsKey + ".list");
+    if (!llvm::sys::fs::exists(ListPath)) {
+      std::string Temp = (ListPath + ".tmp" + std::to_string(::getpid())).str();
+      std::error_code EC;
+      {
+        llvm::raw_fd_ostream OS(Temp, EC);
+        if (!EC)
+          OS << List;
+      }
+      if (EC || llvm::sys::fs::rename(Temp, ListPath)) {
+        std::lock_guard<std::mutex> Lock(Mutex);
+        Err << ListPath << ": warning: cannot write the system-header list\n";
+        S.SystemInputsKey = "unwritten"; // never fresh
+      }
+    }
   }
   std::string Path = pathFor(S.MainFile);
   std::string Text = clang::tidy::rematch::serializeSummary(S);

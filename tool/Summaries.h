@@ -56,9 +56,14 @@ public:
   std::string pathFor(llvm::StringRef MainFile) const;
 
 private:
+  // Whether the system-header list stored under Key is unchanged (every
+  // file's size and mtime as recorded); computed once per key.
+  bool systemInputsUnchanged(const std::string &Key) const;
+
   std::string Dir;
   mutable std::mutex Mutex;
   std::map<std::string, TUSummary> ByMainFile;
+  mutable std::map<std::string, bool> SystemListFresh;
 };
 
 // A --summaries-dir run. Phase one analyses the files whose summary is

@@ -92,7 +92,9 @@ class SummariesTest(unittest.TestCase):
         return sorted((f["check"], f["file"], f["line"]) for f in doc["findings"])
 
     def summary_files(self):
-        return sorted(os.listdir(self.sums))
+        # The per-TU summaries; the shared system-header lists are beside them.
+        return sorted(n for n in os.listdir(self.sums)
+                      if n.endswith(".summary.json"))
 
     def test_chain_across_three_files(self):
         doc, _, rc = self.run_rematch(["a.cpp", "b.cpp", "c.cpp"])
@@ -200,6 +202,15 @@ class SummariesTest(unittest.TestCase):
         self.assertEqual(self.findings(doc), self.findings(full))
         with open(os.path.join(self.sums, victim)) as f:
             self.assertEqual(json.load(f)["format"], "rematch-summary")
+
+    def test_system_header_list_is_shared(self):
+        # c.cpp includes <cstdio>; a.cpp and b.cpp read no system header.
+        self.write("d.cpp", '#include <cstdio>\nvoid d() { std::puts("d"); }\n')
+        self.run_rematch(["a.cpp", "b.cpp", "c.cpp", "d.cpp"])
+        lists = [n for n in os.listdir(self.sums) if n.startswith("system-")]
+        self.assertEqual(len(lists), 1, lists)
+        with open(os.path.join(self.sums, lists[0])) as f:
+            self.assertIn("stdio.h", f.read())
 
     def test_corrupt_summary_is_ignored_and_rebuilt(self):
         self.corrupt_and_rerun('{"format": "rematch-summary", "version": 1, "functi')

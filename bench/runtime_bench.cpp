@@ -15,6 +15,14 @@ int trivial(int x) {
   return x + 1;
 }
 
+// The same trivial function behind a real call (not inlined): what "the
+// direct call" costs when the callee is a separate function, as a checkpointed
+// block is.
+[[gnu::noinline]] int trivial_call(int x) {
+  benchmark::DoNotOptimize(x);
+  return x + 1;
+}
+
 // A small but real function: a dependent chain of `n` square roots, ~8 ns
 // each (n = 6: ~50 ns; n = 40: ~340 ns).
 double small_work(double x, int n) {
@@ -39,6 +47,21 @@ void BM_SegmentForward_Trivial_NoGenerators(benchmark::State &state) {
     benchmark::DoNotOptimize(x = seg.forward([&] { return trivial(x); }));
 }
 BENCHMARK(BM_SegmentForward_Trivial_NoGenerators);
+
+void BM_Direct_TrivialCall(benchmark::State &state) {
+  int x = 0;
+  for (auto _ : state)
+    benchmark::DoNotOptimize(x = trivial_call(x));
+}
+BENCHMARK(BM_Direct_TrivialCall);
+
+void BM_SegmentForward_TrivialCall_NoGenerators(benchmark::State &state) {
+  rematch::Segment seg;
+  int x = 0;
+  for (auto _ : state)
+    benchmark::DoNotOptimize(x = seg.forward([&] { return trivial_call(x); }));
+}
+BENCHMARK(BM_SegmentForward_TrivialCall_NoGenerators);
 
 void BM_Direct_SmallWork(benchmark::State &state) {
   const int n = static_cast<int>(state.range(0));

@@ -18,6 +18,9 @@ struct ThreadLog {
   std::vector<std::size_t> pass_begin; // index into log.events per pass
   std::vector<std::size_t> text_begin;
   std::string pending[kCapturedStreams]; // partial lines, by stream
+  // Observed names already stored in the innermost pass, by hash: a name
+  // observed in a loop is stored once (1-based text index, 0 for none).
+  std::uint32_t names[16] = {};
 };
 
 ThreadLog &thread_log() {
@@ -43,6 +46,18 @@ std::unordered_map<std::uint64_t, std::string> &object_names() {
 std::uint32_t add_text(ThreadLog &t, std::string text) {
   t.log.texts.push_back(std::move(text));
   return static_cast<std::uint32_t>(t.log.texts.size());
+}
+
+// The text index of `name` in the innermost pass, stored on first use. A cached
+// index is reused only if it lies in the innermost pass (so every enclosing
+// pass's slice holds it too) and still holds the same text.
+std::uint32_t intern_name(ThreadLog &t, std::uint64_t key, std::string_view name) {
+  std::uint32_t &slot = t.names[key & 15u];
+  if (slot != 0 && slot - 1 >= t.text_begin.back() && slot <= t.log.texts.size() &&
+      t.log.texts[slot - 1] == name)
+    return slot;
+  slot = add_text(t, std::string(name));
+  return slot;
 }
 
 void push(ThreadLog &t, EventKind kind, std::uint64_t key, Encoded value,
@@ -105,9 +120,8 @@ void record_observe(const char *file, unsigned line, std::string_view name,
     return;
   ThreadLog &t = thread_log();
   try {
-    const std::uint32_t idx = add_text(t, std::string(name));
-    push(t, EventKind::observe, hash_bytes(name.data(), name.size()), value,
-         file, line, idx);
+    const std::uint64_t key = hash_bytes(name.data(), name.size());
+    push(t, EventKind::observe, key, value, file, line, intern_name(t, key, name));
   } catch (...) {
   }
 }

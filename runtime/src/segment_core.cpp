@@ -70,7 +70,7 @@ Finding rng_finding(std::string message) {
 
 SegmentCore::SegmentCore(std::string name, std::vector<GeneratorId> only,
                          bool restrict)
-    : state_(std::make_unique<State>()), restricted_(restrict) {
+    : state_(std::make_unique<State>()) {
   state_->name = std::move(name);
   state_->only = std::move(only);
   state_->restricted = restrict;
@@ -127,7 +127,7 @@ void SegmentCore::forward_end(bool audit, bool completed) noexcept {
   // fast path (Segment::forward) while nothing is registered.
   if (!completed)
     phase_ = kNone;
-  else if (!audit && !restricted_ && s.slots.empty())
+  else if (!audit && s.slots.empty())
     phase_ = kTrivialFresh;
   else
     phase_ = kFull;
@@ -138,8 +138,13 @@ void SegmentCore::recompute_begin(bool audit) {
   if (phase_ == kNone)
     throw std::logic_error("rematch::Segment '" + s.name +
                            "': recompute() without a completed forward()");
-  if (phase_ == kTrivialFresh)
-    phase_ = kTrivialUsed; // the next trivial forward resets recomputes_
+  if (phase_ == kTrivialFresh) {
+    // The forward saved nothing; what an earlier full forward left is stale.
+    phase_ = kTrivialUsed;
+    recomputes_ = 0;
+    s.slots.clear();
+    s.s0.clear();
+  }
   ++recomputes_;
   s.report = Report(s.name, recomputes_);
   s.rng_findings.clear();

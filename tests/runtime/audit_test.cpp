@@ -2,6 +2,8 @@
 // not reported for its look-alike (negative).
 #include "rematch/rematch.h"
 
+#include "trace.h"
+
 #include <gtest/gtest.h>
 
 #include <iostream>
@@ -308,6 +310,54 @@ TEST_F(Audit, OutsideAnySegmentNothingIsRecorded) {
   ++k;
   REMATCH_EFFECT("log", "outside");
   EXPECT_FALSE(rematch::detail::recording());
+}
+
+// An observed name is stored once per pass, however often it is observed, and
+// every event still names what it observed: also names sharing a cache slot,
+// a temporary reused with other text, and names observed across nested passes.
+TEST_F(Audit, ObservedNamesAreStoredOncePerPass) {
+  namespace d = rematch::detail;
+  auto names = [](const d::Trace &t) {
+    std::vector<std::string> out;
+    for (const d::Event &e : t.events)
+      out.push_back(t.text_of(e) ? *t.text_of(e) : "<none>");
+    return out;
+  };
+  d::begin_pass();
+  for (int i = 0; i < 100; ++i)
+    REMATCH_OBSERVE("loop", i);
+  d::Trace loop = d::end_pass();
+  EXPECT_EQ(loop.events.size(), 100u);
+  EXPECT_EQ(loop.texts.size(), 1u);
+  EXPECT_EQ(names(loop), std::vector<std::string>(100, "loop"));
+
+  std::vector<std::string> expected_outer, expected_inner;
+  d::begin_pass();
+  for (int i = 0; i < 100; ++i) {
+    REMATCH_OBSERVE("i", i);
+    expected_outer.push_back("i");
+  }
+  for (int i = 0; i < 40; ++i) { // more names than cache slots
+    std::string name = "n" + std::to_string(i % 20);
+    REMATCH_OBSERVE(name, i);
+    expected_outer.push_back(name);
+  }
+  d::begin_pass();
+  REMATCH_OBSERVE("i", 1); // stored again: the inner slice must hold it
+  REMATCH_OBSERVE("i", 2);
+  expected_inner = {"i", "i"};
+  d::Trace inner = d::end_pass();
+  expected_outer.insert(expected_outer.end(), expected_inner.begin(),
+                        expected_inner.end());
+  REMATCH_OBSERVE("i", 3);
+  expected_outer.push_back("i");
+  d::Trace outer = d::end_pass();
+
+  EXPECT_EQ(names(inner), expected_inner);
+  EXPECT_EQ(inner.texts.size(), 1u);
+  EXPECT_EQ(names(outer), expected_outer);
+  // Direct-mapped: colliding names may be stored again, but not per event.
+  EXPECT_LT(outer.texts.size(), outer.events.size() / 3);
 }
 
 } // namespace

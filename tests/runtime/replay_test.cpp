@@ -229,6 +229,44 @@ TEST(Exceptions, FastPathForwardThatThrows) {
   EXPECT_EQ(g.engine(), ref);
 }
 
+// A forward that saved a generator, then that generator is gone and the next
+// forward takes the fast path: the recompute must not restore the stale slot
+// (ASan reports a use after free if it does), and the recompute count starts
+// again.
+TEST(Exceptions, FastPathDropsSlotsOfAnEarlierForward) {
+  rematch::Segment seg("stale");
+  {
+    rematch::Generator<std::mt19937> g(3u);
+    const auto a = seg.forward([&] { return g(); });
+    EXPECT_EQ(seg.recompute([&] { return g(); }), a);
+    EXPECT_EQ(seg.report().recompute_index(), 1u);
+  }
+  ASSERT_TRUE(rematch::registered_generators().empty());
+  EXPECT_EQ(seg.forward([] { return 7; }), 7);
+  EXPECT_EQ(seg.recompute([] { return 7; }), 7);
+  EXPECT_EQ(seg.report().recompute_index(), 1u);
+  EXPECT_TRUE(seg.report().clean()) << seg.report().to_string();
+  // A generator registered afterwards is not touched by that recompute.
+  rematch::Generator<std::mt19937> late(9u);
+  std::mt19937 ref(9u);
+  EXPECT_EQ(seg.recompute([] { return 7; }), 7);
+  EXPECT_EQ(late.engine(), ref);
+}
+
+// An explicit list naming generators that are not registered saves nothing:
+// the forward takes the fast path and the recompute replays nothing.
+TEST(Exceptions, ExplicitListWithNothingRegistered) {
+  rematch::GeneratorId gone;
+  {
+    rematch::Generator<std::mt19937> g(4u);
+    gone = g.id();
+  }
+  rematch::Segment seg("listed", {gone});
+  EXPECT_EQ(seg.forward([] { return 1; }), 1);
+  EXPECT_EQ(seg.recompute([] { return 1; }), 1);
+  EXPECT_TRUE(seg.report().clean()) << seg.report().to_string();
+}
+
 TEST(Foreign, HandleUnregistersWhenDestroyed) {
   XorShift x;
   auto count = [] {

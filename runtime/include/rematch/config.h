@@ -22,6 +22,13 @@
 #define REMATCH_MODE_NS audit_off
 #endif
 
+// Branch hint for the inline fast paths (internal).
+#if defined(__GNUC__) || defined(__clang__)
+#define REMATCH_DETAIL_UNLIKELY(x) __builtin_expect(!!(x), 0)
+#else
+#define REMATCH_DETAIL_UNLIKELY(x) (x)
+#endif
+
 namespace rematch::detail {
 inline constexpr bool kAudit = REMATCH_AUDIT != 0;
 } // namespace rematch::detail

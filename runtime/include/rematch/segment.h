@@ -43,39 +43,35 @@ public:
   const Report &report() const noexcept;
   const std::string &name() const noexcept;
 
-  /// Plain mode, no explicit list, nothing registered, and the last
-  /// completed forward saved nothing: the forward is the bare call. Costs one
-  /// byte load and one relaxed atomic load in the steady state and writes
-  /// nothing unless a recompute ran since the last forward. Returns false
-  /// when the full path is needed.
+  /// Plain mode with nothing registered: the forward is the bare call. Costs
+  /// one relaxed atomic load, a branch and a byte store. A forward that saves
+  /// nothing leaves nothing to restore, so an explicit generator list changes
+  /// nothing here; slots left by an earlier full forward are dropped by the
+  /// next recompute (phase kTrivialFresh). Returns false when generators are
+  /// registered and the full path is needed.
   bool begin_trivial_forward() noexcept {
-    // One branch in the steady state (repeated forwards).
-    if (((phase_ ^ kTrivialFresh) | generator_count()) == 0)
-      return true;
-    // After a recompute: reset the recompute count once.
-    if (phase_ == kTrivialUsed && generator_count() == 0) {
-      phase_ = kTrivialFresh;
-      recomputes_ = 0;
-      return true;
-    }
-    return false;
+    if (REMATCH_DETAIL_UNLIKELY(generator_count() != 0))
+      return false;
+    if (REMATCH_DETAIL_UNLIKELY(phase_ != kTrivialFresh))
+      phase_ = kTrivialFresh; // no store in the steady state
+    return true;
   }
   /// The trivial forward's fn threw: nothing is left to recompute.
   void trivial_forward_failed() noexcept { phase_ = kNone; }
 
 private:
-  // What the last completed forward left. A trivial phase implies that no slots are saved.
+  // What the last completed forward left. In a trivial phase the forward saved
+  // nothing: any slots still held are an earlier forward's and are stale.
   enum Phase : unsigned char {
     kNone,         // no completed forward (never run, or it threw)
-    kFull,         // completed; saved generators, recorded, or has a list
-    kTrivialFresh, // completed, saved nothing, no recompute since
-                   // (recomputes_ == 0)
+    kFull,         // completed; saved generators or recorded a trace
+    kTrivialFresh, // completed, saved nothing, no recompute since (the next
+                   // recompute resets recomputes_ and drops stale slots)
     kTrivialUsed,  // completed, saved nothing, recomputed since
   };
 
   struct State;
   std::unique_ptr<State> state_;
-  bool restricted_;
   unsigned char phase_ = kNone;
   std::size_t recomputes_ = 0;
 };

@@ -60,12 +60,22 @@ using EffectKey = uint64_t;
 
 EffectKey keyOf(const Effect &E) {
   // Own effects: one per expression, kind and subject. Inherited effects:
-  // one per call, kind and target, however many paths lead there. A hash
-  // serves: a collision would only merge two findings at one location.
+  // one per call, kind and target, however many paths lead there; global
+  // reads one per global too, since which globals can change is decided
+  // after the summaries and one that cannot must not hide one that can. A
+  // hash serves: a collision would only merge two findings at one location.
+  const bool Inherited = E.Callee != nullptr;
+  const void *Global = nullptr;
+  llvm::StringRef GlobalUsr;
+  if (Inherited && E.Kind == EffectKind::GlobalRead) {
+    Global = E.Var ? E.Var->getCanonicalDecl() : nullptr;
+    GlobalUsr = E.VarUsr;
+  }
   return llvm::hash_combine(int(E.Kind), E.Loc.getRawEncoding(),
                             int(E.Target.K), E.Target.Index,
-                            E.Callee ? llvm::StringRef()
-                                     : llvm::StringRef(E.Subject));
+                            Inherited ? llvm::StringRef()
+                                      : llvm::StringRef(E.Subject),
+                            Global, GlobalUsr);
 }
 
 // The one walk over the translation unit (outside system headers, which are
@@ -80,11 +90,19 @@ public:
            std::vector<CheckpointSite> &Sites,
            llvm::DenseMap<const FunctionDecl *,
                           std::vector<const FunctionDecl *>> &Overrides,
-           std::vector<const FunctionDecl *> *Defs, GlobalUseCollector &Uses)
+           std::vector<const FunctionDecl *> *Defs, GlobalUseCollector &Uses,
+           unsigned &FunctionsWithBody)
       : SM(SM), EP(EP), Sites(Sites), Overrides(Overrides), Defs(Defs),
-        Uses(Uses) {}
+        Uses(Uses), FunctionsWithBody(FunctionsWithBody) {}
 
   bool shouldVisitTemplateInstantiations() const { return true; }
+
+  // Types hold no checkpoint site and no evaluated use of a global: a call
+  // or an address in decltype, sizeof or an array bound is unevaluated or
+  // constant, and a template argument's address is seen again where the
+  // instantiation uses it.
+  bool TraverseTypeLoc(TypeLoc) { return true; }
+  bool TraverseNestedNameSpecifierLoc(NestedNameSpecifierLoc) { return true; }
 
   bool TraverseDecl(Decl *D) {
     if (D && !isa<TranslationUnitDecl>(D) && D->getLocation().isValid() &&
@@ -106,6 +124,8 @@ public:
   }
 
   bool VisitFunctionDecl(FunctionDecl *FD) {
+    if (FD->doesThisDeclarationHaveABody())
+      ++FunctionsWithBody;
     if (Defs && FD->doesThisDeclarationHaveABody() &&
         !FD->isDependentContext() && !isModelledByName(*FD, SM))
       Defs->push_back(FD);
@@ -139,6 +159,7 @@ private:
       &Overrides;
   std::vector<const FunctionDecl *> *Defs;
   GlobalUseCollector &Uses;
+  unsigned &FunctionsWithBody; // an estimate to size the summary tables
 };
 
 } // namespace
@@ -167,7 +188,7 @@ EffectAnalysis::EffectAnalysis(ASTContext &Ctx, const AnalysisSettings &S)
     EntryPoints EP(Cfg.CheckpointFunctions);
     GlobalUseCollector Uses;
     TUWalker(Ctx.getSourceManager(), EP, Sites, Overrides,
-             Sink ? &Definitions : nullptr, Uses)
+             Sink ? &Definitions : nullptr, Uses, FunctionsWithBody)
         .TraverseAST(Ctx);
     ModifiableGlobals = Uses.result();
   }
@@ -202,15 +223,28 @@ EffectAnalysis::summary(const FunctionDecl *FD) const {
 
 // Tarjan's algorithm with an explicit stack, so a call chain thousands deep
 // cannot overflow the native stack; each strongly connected component is
-// iterated to a fixed point once its callees are final.
+// iterated to a fixed point once its callees are final (a function that
+// calls nothing of its own component needs one pass). Per-function state
+// lives in vectors indexed by discovery order.
 void EffectAnalysis::computeSummaries(
     const std::vector<const FunctionDecl *> &Roots) {
   const SourceManager &SM = Ctx.getSourceManager();
-  llvm::DenseMap<const FunctionDecl *, DirectFacts> Facts;
-  llvm::DenseMap<const FunctionDecl *, unsigned> Index, Low;
-  llvm::DenseSet<const FunctionDecl *> OnStack;
-  std::vector<const FunctionDecl *> Stack;
-  unsigned Next = 0;
+  struct Node {
+    const FunctionDecl *FD;
+    DirectFacts Facts;
+    // What each call may run, flattened: the targets of Calls[I] are
+    // Targets[TargetBegin[I] .. TargetBegin[I + 1]).
+    std::vector<const FunctionDecl *> Targets;
+    std::vector<unsigned> TargetBegin;
+    unsigned Low;
+    bool OnStack = true;
+  };
+  std::vector<Node> Nodes;
+  llvm::DenseMap<const FunctionDecl *, unsigned> Index;
+  std::vector<unsigned> Stack;
+  Nodes.reserve(FunctionsWithBody);
+  Index.reserve(FunctionsWithBody);
+  Summaries.reserve(FunctionsWithBody);
 
   auto analysable = [&](const FunctionDecl *FD) -> const FunctionDecl * {
     if (!FD)
@@ -222,117 +256,143 @@ void EffectAnalysis::computeSummaries(
   };
   // What a call may run: the callee, and for a virtual call every override
   // defined here.
-  auto targets = [&](const CallSite &C) {
-    std::vector<const FunctionDecl *> Out;
+  auto addTargets = [&](const CallSite &C, std::vector<const FunctionDecl *> &Out) {
     if (const FunctionDecl *Def = analysable(C.Callee))
       Out.push_back(Def);
-    if (C.Virtual) {
-      auto It = Overrides.find(C.Callee->getCanonicalDecl());
-      if (It != Overrides.end())
-        for (const FunctionDecl *O : It->second) {
-          const auto *RD = cast<CXXMethodDecl>(O)->getParent();
-          if (C.StaticClass && RD != C.StaticClass &&
-              !RD->isDerivedFrom(C.StaticClass))
-            continue;
-          if (const FunctionDecl *Def = analysable(O))
-            Out.push_back(Def);
-        }
-    }
-    return Out;
-  };
-  auto callees = [&](const FunctionDecl *FD) {
-    std::vector<const FunctionDecl *> Out;
-    for (const CallSite &C : Facts[FD].Calls)
-      for (const FunctionDecl *Def : targets(C))
+    if (!C.Virtual)
+      return;
+    auto It = Overrides.find(C.Callee->getCanonicalDecl());
+    if (It == Overrides.end())
+      return;
+    for (const FunctionDecl *O : It->second) {
+      const auto *RD = cast<CXXMethodDecl>(O)->getParent();
+      if (C.StaticClass && RD != C.StaticClass &&
+          !RD->isDerivedFrom(C.StaticClass))
+        continue;
+      if (const FunctionDecl *Def = analysable(O))
         Out.push_back(Def);
-    return Out;
+    }
   };
 
-  auto solveComponent = [&](llvm::ArrayRef<const FunctionDecl *> SCC) {
-    for (const FunctionDecl *FD : SCC) {
-      auto S = std::make_unique<FunctionSummary>();
-      S->Effects = Facts[FD].Effects;
-      Summaries[FD] = std::move(S);
+  // Appends to FD's summary what the calls of FD bring in; true if it grew.
+  auto inherit = [&](Node &N, FunctionSummary &S,
+                     llvm::DenseSet<EffectKey> &Seen) {
+    bool Grew = false;
+    const std::vector<CallSite> &Calls = N.Facts.Calls;
+    for (unsigned CI = 0; CI < Calls.size(); ++CI) {
+      const CallSite &C = Calls[CI];
+      for (unsigned TI = N.TargetBegin[CI]; TI < N.TargetBegin[CI + 1]; ++TI) {
+        const FunctionDecl *Def = N.Targets[TI];
+        auto It = Summaries.find(Def);
+        if (It == Summaries.end())
+          continue;
+        // By index, re-read each time: the callee may be FD itself and
+        // grow (and move) while we append to it.
+        std::vector<Effect> &CalleeEffects = It->second->Effects;
+        size_t Count = CalleeEffects.size();
+        for (unsigned I = 0; I < Count; ++I) {
+          std::optional<Root> R = mapRoot(CalleeEffects[I].Target, C);
+          if (!R)
+            continue;
+          const Effect &From = CalleeEffects[I];
+          Effect E;
+          E.Kind = From.Kind;
+          E.Target = *R;
+          E.Loc = C.Loc;
+          E.Callee = Def;
+          E.Var = From.Var;
+          E.VarUsr = From.VarUsr;
+          if (!Seen.insert(keyOf(E)).second)
+            continue;
+          E.Subject = From.Subject;
+          E.Detail = From.Detail;
+          E.CalleeEffect = I;
+          E.Virtual = C.Virtual || From.Virtual;
+          E.Called = C.Callee;
+          S.Effects.push_back(std::move(E));
+          Grew = true;
+        }
+      }
+      if (const FunctionEffects *Ext = externalEffects(C.Callee))
+        for (unsigned I = 0; I < Ext->Effects.size(); ++I) {
+          const SummaryEffect &X = Ext->Effects[I];
+          std::optional<Root> R = mapRoot(X.Target, C);
+          if (!R)
+            continue;
+          Effect E;
+          E.Kind = X.Kind;
+          E.Target = *R;
+          E.Loc = C.Loc;
+          E.Callee = C.Callee;
+          E.VarUsr = X.VarUsr;
+          if (!Seen.insert(keyOf(E)).second)
+            continue;
+          E.Subject = X.Subject;
+          E.Detail = X.Detail;
+          E.Called = C.Callee;
+          E.CalleeEffect = I;
+          E.External = true;
+          E.Virtual = C.Virtual || X.Virtual;
+          S.Effects.push_back(std::move(E));
+          Grew = true;
+        }
     }
-    llvm::DenseMap<const FunctionDecl *, llvm::DenseSet<EffectKey>> Seen;
-    for (const FunctionDecl *FD : SCC)
-      for (const Effect &E : Summaries[FD]->Effects)
-        Seen[FD].insert(keyOf(E));
+    return Grew;
+  };
+
+  std::vector<llvm::DenseSet<EffectKey>> Seen; // reused across components
+  std::vector<FunctionSummary *> Out;
+  auto solveComponent = [&](llvm::ArrayRef<unsigned> SCC) {
+    if (Seen.size() < SCC.size())
+      Seen.resize(SCC.size());
+    for (unsigned I = 0; I < SCC.size(); ++I)
+      Seen[I].clear();
+    Out.assign(SCC.size(), nullptr);
+    bool Recursive = SCC.size() > 1;
+    for (unsigned I = 0; I < SCC.size(); ++I) {
+      Node &N = Nodes[SCC[I]];
+      auto S = std::make_unique<FunctionSummary>();
+      S->Effects = std::move(N.Facts.Effects);
+      for (const Effect &E : S->Effects)
+        Seen[I].insert(keyOf(E));
+      Out[I] = S.get();
+      Summaries[N.FD] = std::move(S);
+      if (!Recursive)
+        Recursive = llvm::is_contained(N.Targets, N.FD);
+    }
     bool Changed = true;
     while (Changed) {
       Changed = false;
-      for (const FunctionDecl *FD : SCC) {
-        for (const CallSite &C : Facts[FD].Calls) {
-          for (const FunctionDecl *Def : targets(C)) {
-          auto It = Summaries.find(Def);
-          if (It == Summaries.end())
-            continue;
-          // By index, re-read each time: the callee may be FD itself and
-          // grow (and move) while we append to it.
-          std::vector<Effect> &CalleeEffects = It->second->Effects;
-          size_t Count = CalleeEffects.size();
-          for (unsigned I = 0; I < Count; ++I) {
-            std::optional<Root> R = mapRoot(CalleeEffects[I].Target, C);
-            if (!R)
-              continue;
-            Effect E;
-            E.Kind = CalleeEffects[I].Kind;
-            E.Target = *R;
-            E.Subject = CalleeEffects[I].Subject;
-            E.Detail = CalleeEffects[I].Detail;
-            E.Loc = C.Loc;
-            E.Callee = Def;
-            E.CalleeEffect = I;
-            E.Var = CalleeEffects[I].Var;
-            E.VarUsr = CalleeEffects[I].VarUsr;
-            E.Virtual = C.Virtual || CalleeEffects[I].Virtual;
-            E.Called = C.Callee;
-            if (Seen[FD].insert(keyOf(E)).second) {
-              Summaries[FD]->Effects.push_back(std::move(E));
-              Changed = true;
-            }
-          }
-          }
-          if (const FunctionEffects *Ext = externalEffects(C.Callee))
-            for (unsigned I = 0; I < Ext->Effects.size(); ++I) {
-              const SummaryEffect &X = Ext->Effects[I];
-              std::optional<Root> R = mapRoot(X.Target, C);
-              if (!R)
-                continue;
-              Effect E;
-              E.Kind = X.Kind;
-              E.Target = *R;
-              E.Subject = X.Subject;
-              E.Detail = X.Detail;
-              E.Loc = C.Loc;
-              E.Callee = C.Callee;
-              E.Called = C.Callee;
-              E.CalleeEffect = I;
-              E.External = true;
-              E.VarUsr = X.VarUsr;
-              E.Virtual = C.Virtual || X.Virtual;
-              if (Seen[FD].insert(keyOf(E)).second) {
-                Summaries[FD]->Effects.push_back(std::move(E));
-                Changed = true;
-              }
-            }
-        }
-      }
+      for (unsigned I = 0; I < SCC.size(); ++I)
+        Changed |= inherit(Nodes[SCC[I]], *Out[I], Seen[I]);
+      if (!Recursive)
+        break; // the callees' summaries were final already
+    }
+    for (unsigned I : SCC) { // what the callers need is in the summaries now
+      Nodes[I].Facts = DirectFacts();
+      Nodes[I].Targets = {};
+      Nodes[I].TargetBegin = {};
     }
   };
 
   struct Frame {
-    const FunctionDecl *FD;
-    std::vector<const FunctionDecl *> Succ;
-    size_t Pos = 0;
+    unsigned V;
+    unsigned Pos = 0; // next index into Nodes[V].Targets
   };
   std::vector<Frame> Work;
   auto push = [&](const FunctionDecl *FD) {
-    Facts[FD] = collectDirectFacts(*FD, Ctx, *Known);
-    Index[FD] = Low[FD] = Next++;
-    Stack.push_back(FD);
-    OnStack.insert(FD);
-    Work.push_back({FD, callees(FD)});
+    unsigned V = Nodes.size();
+    Index[FD] = V;
+    Node N{FD, collectDirectFacts(*FD, Ctx, *Known), {}, {}, V};
+    N.TargetBegin.reserve(N.Facts.Calls.size() + 1);
+    for (const CallSite &C : N.Facts.Calls) {
+      N.TargetBegin.push_back(N.Targets.size());
+      addTargets(C, N.Targets);
+    }
+    N.TargetBegin.push_back(N.Targets.size());
+    Nodes.push_back(std::move(N));
+    Stack.push_back(V);
+    Work.push_back({V});
   };
 
   for (const FunctionDecl *Root : Roots) {
@@ -342,26 +402,28 @@ void EffectAnalysis::computeSummaries(
     push(Def);
     while (!Work.empty()) {
       Frame &F = Work.back();
-      if (F.Pos < F.Succ.size()) {
-        const FunctionDecl *W = F.Succ[F.Pos++];
-        if (!Index.count(W)) {
-          push(W);
-        } else if (OnStack.count(W)) {
-          Low[F.FD] = std::min(Low[F.FD], Index[W]);
+      if (F.Pos < Nodes[F.V].Targets.size()) {
+        const FunctionDecl *W = Nodes[F.V].Targets[F.Pos++];
+        auto It = Index.find(W);
+        if (It == Index.end()) {
+          push(W); // invalidates F
+        } else if (Nodes[It->second].OnStack) {
+          Nodes[F.V].Low = std::min(Nodes[F.V].Low, It->second);
         }
         continue;
       }
-      const FunctionDecl *V = F.FD;
+      const unsigned V = F.V;
       Work.pop_back();
       if (!Work.empty())
-        Low[Work.back().FD] = std::min(Low[Work.back().FD], Low[V]);
-      if (Low[V] == Index[V]) {
-        std::vector<const FunctionDecl *> SCC;
-        const FunctionDecl *W;
+        Nodes[Work.back().V].Low =
+            std::min(Nodes[Work.back().V].Low, Nodes[V].Low);
+      if (Nodes[V].Low == V) {
+        std::vector<unsigned> SCC;
+        unsigned W;
         do {
           W = Stack.back();
           Stack.pop_back();
-          OnStack.erase(W);
+          Nodes[W].OnStack = false;
           SCC.push_back(W);
         } while (W != V);
         solveComponent(SCC);

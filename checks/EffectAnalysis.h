@@ -95,6 +95,7 @@ private:
   mutable std::map<std::string, std::string> UsedExternal;
   llvm::DenseSet<const VarDecl *> ModifiableGlobals;
   std::vector<const FunctionDecl *> Definitions; // outside system headers
+  unsigned FunctionsWithBody = 0;                 // seen by the walk
   // Virtual method (canonical) -> the overrides defined in this TU.
   llvm::DenseMap<const FunctionDecl *, std::vector<const FunctionDecl *>>
       Overrides;

@@ -192,7 +192,10 @@ public:
   bool TraverseCXXTypeidExpr(CXXTypeidExpr *E) {
     return E->isPotentiallyEvaluated() ? Base::TraverseCXXTypeidExpr(E) : true;
   }
-  bool TraverseDecltypeTypeLoc(DecltypeTypeLoc) { return true; }
+  // Types are compile time: what they spell (decltype, array bounds,
+  // template arguments) is unevaluated or constant.
+  bool TraverseTypeLoc(TypeLoc) { return true; }
+  bool TraverseNestedNameSpecifierLoc(NestedNameSpecifierLoc) { return true; }
   // Static assertions and the like are compile time.
   bool TraverseStaticAssertDecl(StaticAssertDecl *) { return true; }
 

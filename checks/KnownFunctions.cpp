@@ -150,57 +150,54 @@ Family KnownFunctions::classify(const FunctionDecl &FD) const {
   return F;
 }
 
-const std::string &KnownFunctions::className(QualType T) const {
-  static const std::string None;
+const KnownFunctions::ClassInfo &KnownFunctions::classInfo(QualType T) const {
+  static const ClassInfo None;
   T = T.getNonReferenceType().getCanonicalType();
   if (const auto *PT = T->getAs<PointerType>())
     T = PT->getPointeeType().getCanonicalType();
   const CXXRecordDecl *RD = T->getAsCXXRecordDecl();
   if (!RD)
     return None;
-  auto [It, Inserted] = ClassNames.try_emplace(RD);
-  if (Inserted) {
-    if (const auto *Spec = dyn_cast<ClassTemplateSpecializationDecl>(RD))
-      It->second = canonicalName(*Spec->getSpecializedTemplate());
-    else
-      It->second = canonicalName(*RD);
-  }
-  return It->second;
+  auto [It, Inserted] = Classes.try_emplace(RD);
+  if (!Inserted)
+    return It->second;
+  ClassInfo &I = It->second;
+  if (const auto *Spec = dyn_cast<ClassTemplateSpecializationDecl>(RD))
+    I.Name = canonicalName(*Spec->getSpecializedTemplate());
+  else
+    I.Name = canonicalName(*RD);
+  const std::string &N = I.Name;
+  if (!N.empty() && Containers.contains(N))
+    I.Kinds |= Container;
+  if (N == "std::map" || N == "std::unordered_map")
+    I.Kinds |= MapLike;
+  if (llvm::is_contained(RandomEngines, llvm::StringRef(N)))
+    I.Kinds |= RandomEngine;
+  if (N == "std::random_device")
+    I.Kinds |= RandomDevice;
+  if (N == "rematch::Generator")
+    I.Kinds |= ReplayedGenerator;
+  if (llvm::is_contained(FileStreams, llvm::StringRef(N)))
+    I.Kinds |= FileStream;
+  return I;
 }
 
-bool KnownFunctions::isContainer(QualType T) const {
-  const std::string &N = className(T);
-  return !N.empty() && Containers.contains(N);
+const std::string &KnownFunctions::className(QualType T) const {
+  return classInfo(T).Name;
 }
 
-bool KnownFunctions::isMapLike(QualType T) const {
-  const std::string &N = className(T);
-  return N == "std::map" || N == "std::unordered_map";
-}
-
+bool KnownFunctions::isContainer(QualType T) const { return is(T, Container); }
+bool KnownFunctions::isMapLike(QualType T) const { return is(T, MapLike); }
 bool KnownFunctions::isRandomEngine(QualType T) const {
-  const std::string &N = className(T);
-  for (const char *E : RandomEngines)
-    if (N == E)
-      return true;
-  return false;
+  return is(T, RandomEngine);
 }
-
 bool KnownFunctions::isRandomDevice(QualType T) const {
-  return className(T) == "std::random_device";
+  return is(T, RandomDevice);
 }
-
 bool KnownFunctions::isReplayedGenerator(QualType T) const {
-  return className(T) == "rematch::Generator";
+  return is(T, ReplayedGenerator);
 }
-
-bool KnownFunctions::isFileStream(QualType T) const {
-  const std::string &N = className(T);
-  for (const char *E : FileStreams)
-    if (N == E)
-      return true;
-  return false;
-}
+bool KnownFunctions::isFileStream(QualType T) const { return is(T, FileStream); }
 
 bool KnownFunctions::isAllowedGlobal(const NamedDecl &D) const {
   return AllowedGlobals.contains(canonicalName(D));

@@ -58,9 +58,25 @@ public:
   const std::string &className(QualType T) const;
 
 private:
+  // What a class is, named once per class: every member call asks.
+  enum ClassKind : unsigned {
+    Container = 1u << 0,
+    MapLike = 1u << 1,
+    RandomEngine = 1u << 2,
+    RandomDevice = 1u << 3,
+    ReplayedGenerator = 1u << 4,
+    FileStream = 1u << 5,
+  };
+  struct ClassInfo {
+    std::string Name;
+    unsigned Kinds = 0;
+  };
+  const ClassInfo &classInfo(QualType T) const;
+  bool is(QualType T, ClassKind K) const { return classInfo(T).Kinds & K; }
+
   llvm::StringMap<Family> Functions;
   mutable llvm::DenseMap<const FunctionDecl *, Family> FamilyCache;
-  mutable llvm::DenseMap<const CXXRecordDecl *, std::string> ClassNames;
+  mutable llvm::DenseMap<const CXXRecordDecl *, ClassInfo> Classes;
   llvm::StringSet<> Containers;
   llvm::StringSet<> AllowedGlobals;
 };

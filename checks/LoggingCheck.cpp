@@ -2,7 +2,8 @@
 
 #include "LoggingCheck.h"
 #include "clang/AST/ASTContext.h"
-#include "clang/AST/ParentMapContext.h"
+#include "clang/AST/ExprCXX.h"
+#include <vector>
 
 namespace clang::tidy::rematch {
 
@@ -14,30 +15,55 @@ std::string LoggingCheck::consequence(const Effect &) const {
   return "the recomputation in backward logs again";
 }
 
+// What a statement is once the wrappers clang adds around a full expression
+// (cleanups, conversions, temporaries) are peeled off.
+static const Stmt *peeled(const Stmt *S) {
+  for (unsigned Depth = 0; S && Depth < 8; ++Depth) {
+    if (const auto *EWC = dyn_cast<ExprWithCleanups>(S))
+      S = EWC->getSubExpr();
+    else if (const auto *IC = dyn_cast<ImplicitCastExpr>(S))
+      S = IC->getSubExpr();
+    else if (const auto *BT = dyn_cast<CXXBindTemporaryExpr>(S))
+      S = BT->getSubExpr();
+    else if (const auto *MT = dyn_cast<MaterializeTemporaryExpr>(S))
+      S = MT->getSubExpr();
+    else
+      break;
+  }
+  return S;
+}
+
+// The statement of a block in Body that is E itself, give or take those
+// wrappers. A local search of the callable's body: no parent map of the
+// whole translation unit is built for it.
+static const Stmt *ownStatement(const Stmt *Body, const Expr *E) {
+  std::vector<const Stmt *> Work{Body};
+  while (!Work.empty()) {
+    const Stmt *S = Work.back();
+    Work.pop_back();
+    if (!S)
+      continue;
+    if (const auto *CS = dyn_cast<CompoundStmt>(S))
+      for (const Stmt *Child : CS->body())
+        if (peeled(Child) == E)
+          return Child;
+    for (const Stmt *Child : S->children())
+      Work.push_back(Child);
+  }
+  return nullptr;
+}
+
 // Wraps the whole statement in `if (!rematch::recomputing())` so that it
 // runs in the original forward only. Offered when the logging expression is
 // a statement of its own in a block, outside macros.
 void LoggingCheck::addFixes(DiagnosticBuilder &Diag, const Finding &F,
-                            const EffectAnalysis &, ASTContext &Ctx) {
+                            const EffectAnalysis &, ASTContext &) {
   const Expr *E = F.E->Source;
-  if (!E)
+  if (!E || !F.Target || !F.Target->Body)
     return;
-  DynTypedNode Node = DynTypedNode::create(*E);
-  const Stmt *Statement = E;
-  for (unsigned Depth = 0; Depth < 8; ++Depth) {
-    DynTypedNodeList Parents = Ctx.getParents(Node);
-    if (Parents.size() != 1)
-      return;
-    if (Parents[0].get<CompoundStmt>())
-      break;
-    const auto *P = Parents[0].get<Expr>();
-    if (!P || !(isa<ExprWithCleanups>(P) || isa<ImplicitCastExpr>(P) ||
-                isa<CXXBindTemporaryExpr>(P) ||
-                isa<MaterializeTemporaryExpr>(P)))
-      return;
-    Statement = P;
-    Node = Parents[0];
-  }
+  const Stmt *Statement = ownStatement(F.Target->Body->getBody(), E);
+  if (!Statement)
+    return;
   SourceLocation Begin = Statement->getBeginLoc();
   if (Begin.isInvalid() || Begin.isMacroID())
     return;

@@ -4,6 +4,7 @@
 #include "clang/AST/ASTContext.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 #include "clang-tidy/GlobList.h"
+#include <atomic>
 
 namespace clang::tidy::rematch {
 
@@ -51,10 +52,22 @@ void RematchCheck::registerMatchers(ast_matchers::MatchFinder *Finder) {
   Finder->addMatcher(ast_matchers::translationUnitDecl().bind("tu"), this);
 }
 
+static std::atomic<bool> ChecksOnly{false};
+
+void setRematchChecksOnly(bool Only) { ChecksOnly = Only; }
+
 void RematchCheck::check(
     const ast_matchers::MatchFinder::MatchResult &Result) {
   ASTContext &Ctx = *Result.Context;
   Analysis = getSharedAnalysis(Ctx, {CheckpointFunctions, ConfigFile});
+  if (ChecksOnly && !CutTraversal) {
+    // The match on the translation unit comes before the traversal descends
+    // into it, and RecursiveASTVisitor reads the scope when it does: an
+    // empty scope ends the traversal there. After the analysis, whose own
+    // walk reads the scope too; restored at the end of the TU.
+    Ctx.setTraversalScope({});
+    CutTraversal = &Ctx;
+  }
   if (!Analysis->configError().empty()) {
     if (Analysis->claimConfigErrorReport())
       configurationDiag("%0") << Analysis->configError();
@@ -68,7 +81,13 @@ void RematchCheck::check(
       report(F, *Analysis, Ctx);
 }
 
-void RematchCheck::onEndOfTranslationUnit() { Analysis.reset(); }
+void RematchCheck::onEndOfTranslationUnit() {
+  Analysis.reset();
+  if (CutTraversal) {
+    CutTraversal->setTraversalScope({CutTraversal->getTranslationUnitDecl()});
+    CutTraversal = nullptr;
+  }
+}
 
 // A location for a step in another translation unit, loading its file into
 // this TU's source manager so clang-tidy can print and filter the note.

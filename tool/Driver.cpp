@@ -4,6 +4,7 @@
 #include "Config.h"
 #include "Filters.h"
 #include "Output.h"
+#include "RematchCheck.h"
 #include "Scheduler.h"
 #include "Summaries.h"
 #include "clang-tidy/ClangTidy.h"
@@ -346,6 +347,9 @@ bool lessFinding(const Finding &A, const Finding &B,
 } // namespace
 
 int runRematch(const CliOptions &O, llvm::raw_ostream &Err) {
+  // This program links no check module but rematch's, and enables only
+  // rematch checks ("-*," + globs): they may end the matcher traversal early.
+  clang::tidy::rematch::setRematchChecksOnly(true);
   if (llvm::Expected<std::vector<std::string>> Checks = enabledChecks(O.Checks);
       !Checks) {
     Err << "rematch: error: " << llvm::toString(Checks.takeError()) << "\n";

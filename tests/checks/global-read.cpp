@@ -117,6 +117,15 @@ float negative_never_written_global(rematch::Segment &seg, float x) {
   return seg.forward([x] { return x * g_never_written; });
 }
 
+// Through a call that reads a constant-in-all-but-name global first and a
+// written one after it: the first must not hide the second.
+float reads_unwritten_then_written() { return g_never_written + g_scale; }
+float positive_written_after_unwritten(rematch::Segment &seg, float x) {
+  return seg.forward([x] {
+    return x * reads_unwritten_then_written(); // expect: rematch-global-read {{calls 'reads_unwritten_then_written', which reads mutable global 'g_scale'}}
+  });
+}
+
 // Default arguments are evaluated at the call inside the callable.
 float positives_default_argument(rematch::Segment &seg, float x) {
   return seg.forward([x] {

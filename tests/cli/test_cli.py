@@ -956,6 +956,26 @@ class TestPluginParity(CliTest):
         self.assertEqual(diags(cli.out), diags(tidy.out))
         self.assertIn(" via outer -> bump", cli.out)
 
+    def test_plugin_leaves_other_checks_their_matches(self):
+        # The rematch program ends clang-tidy's matcher traversal after the
+        # rematch checks ran on the translation unit; in clang-tidy itself a
+        # check of another module still sees every node, before and after
+        # the rematch ones.
+        f = self.src("other.cpp", MIXED + """
+int other_module(int x) {
+  if (x)
+    return 1;
+  return 0;
+}
+""")
+        tidy = self.run_tool([TOOLS.clang_tidy, "--load=" + TOOLS.plugin,
+                              "--checks=-*,rematch-*,readability-braces-around-statements",
+                              f, "--", "-std=c++17"])
+        found = re.findall(r"^.+?:(\d+):\d+: warning: .* \[([a-z-]+)\]$", tidy.out, re.M)
+        line = MIXED.count("\n") + 3
+        self.assertIn((str(line), "readability-braces-around-statements"), found, tidy.out)
+        self.assertTrue(any(c.startswith("rematch-") for _, c in found), tidy.out)
+
     def test_plugin_honours_rematch_yaml(self):
         self.src("proj/.rematch.yaml", "CheckpointFunctions: [custom::run]\n")
         f = self.src("proj/custom.cpp", CUSTOM)

@@ -137,22 +137,6 @@ void addCallOperators(const CXXRecordDecl *RD, Callable::Kind K,
   }
 }
 
-const Expr *skipWrappers(const Expr *E) {
-  while (E) {
-    E = E->IgnoreParenImpCasts();
-    if (const auto *M = dyn_cast<MaterializeTemporaryExpr>(E))
-      E = M->getSubExpr();
-    else if (const auto *B = dyn_cast<CXXBindTemporaryExpr>(E))
-      E = B->getSubExpr();
-    else if (const auto *F = dyn_cast<CXXFunctionalCastExpr>(E))
-      E = F->getSubExpr();
-    else if (const auto *C = dyn_cast<ExprWithCleanups>(E))
-      E = C->getSubExpr();
-    else
-      return E;
-  }
-  return E;
-}
 
 bool isStdFunction(QualType T) {
   const CXXRecordDecl *RD = T.getNonReferenceType()->getAsCXXRecordDecl();
@@ -215,6 +199,23 @@ void collect(const Expr *E, std::vector<Callable> &Out, unsigned Depth) {
 }
 
 } // namespace
+
+const Expr *skipWrappers(const Expr *E) {
+  while (E) {
+    E = E->IgnoreParenImpCasts();
+    if (const auto *M = dyn_cast<MaterializeTemporaryExpr>(E))
+      E = M->getSubExpr();
+    else if (const auto *B = dyn_cast<CXXBindTemporaryExpr>(E))
+      E = B->getSubExpr();
+    else if (const auto *F = dyn_cast<CXXFunctionalCastExpr>(E))
+      E = F->getSubExpr();
+    else if (const auto *C = dyn_cast<ExprWithCleanups>(E))
+      E = C->getSubExpr();
+    else
+      return E;
+  }
+  return E;
+}
 
 std::vector<Callable> callablesOf(const Expr *Arg) {
   std::vector<Callable> Out;

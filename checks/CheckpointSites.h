@@ -20,6 +20,10 @@ class ASTContext;
 
 namespace clang::tidy::rematch {
 
+// E without what clang wraps around it: parentheses, implicit casts,
+// temporaries, cleanups and functional casts.
+const Expr *skipWrappers(const Expr *E);
+
 struct Callable {
   enum Kind { Lambda, Function, Functor } K = Lambda;
   const FunctionDecl *Body = nullptr;

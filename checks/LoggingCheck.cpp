@@ -1,6 +1,7 @@
 //===--- LoggingCheck.cpp -------------------------------------------------===//
 
 #include "LoggingCheck.h"
+#include "CheckpointSites.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ExprCXX.h"
 #include <vector>
@@ -15,27 +16,9 @@ std::string LoggingCheck::consequence(const Effect &) const {
   return "the recomputation in backward logs again";
 }
 
-// What a statement is once the wrappers clang adds around a full expression
-// (cleanups, conversions, temporaries) are peeled off.
-static const Stmt *peeled(const Stmt *S) {
-  for (unsigned Depth = 0; S && Depth < 8; ++Depth) {
-    if (const auto *EWC = dyn_cast<ExprWithCleanups>(S))
-      S = EWC->getSubExpr();
-    else if (const auto *IC = dyn_cast<ImplicitCastExpr>(S))
-      S = IC->getSubExpr();
-    else if (const auto *BT = dyn_cast<CXXBindTemporaryExpr>(S))
-      S = BT->getSubExpr();
-    else if (const auto *MT = dyn_cast<MaterializeTemporaryExpr>(S))
-      S = MT->getSubExpr();
-    else
-      break;
-  }
-  return S;
-}
-
-// The statement of a block in Body that is E itself, give or take those
-// wrappers. A local search of the callable's body: no parent map of the
-// whole translation unit is built for it.
+// The statement of a block in Body that is E itself, give or take the
+// wrappers clang adds around it. A local search of the callable's body: no
+// parent map of the whole translation unit is built for it.
 static const Stmt *ownStatement(const Stmt *Body, const Expr *E) {
   std::vector<const Stmt *> Work{Body};
   while (!Work.empty()) {
@@ -45,7 +28,7 @@ static const Stmt *ownStatement(const Stmt *Body, const Expr *E) {
       continue;
     if (const auto *CS = dyn_cast<CompoundStmt>(S))
       for (const Stmt *Child : CS->body())
-        if (peeled(Child) == E)
+        if (isa<Expr>(Child) && skipWrappers(cast<Expr>(Child)) == E)
           return Child;
     for (const Stmt *Child : S->children())
       Work.push_back(Child);

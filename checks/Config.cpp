@@ -235,7 +235,12 @@ namespace {
 // at the place where the limit is crossed.
 constexpr unsigned MaxNesting = 32;
 
-std::optional<std::pair<unsigned, unsigned>> tooDeep(StringRef Text) {
+struct TooDeep {
+  unsigned Line, Column;
+  bool EmptyEntries; // a run of empty flow entries rather than nesting
+};
+
+std::optional<TooDeep> tooDeep(StringRef Text) {
   unsigned Line = 1, Column = 1, Flow = 0;
   bool LineStart = true;
   unsigned Block = 0; // "- " / "? " markers opening this line
@@ -254,7 +259,7 @@ std::optional<std::pair<unsigned, unsigned>> tooDeep(StringRef Text) {
     }
     if (C == ',' && Flow > 0 && !Quote) {
       if (++Commas > MaxNesting)
-        return std::make_pair(Line, Column);
+        return TooDeep{Line, Column, true};
     } else if (C != ' ' && C != '\t' && C != '\r') {
       Commas = 0;
     }
@@ -263,24 +268,26 @@ std::optional<std::pair<unsigned, unsigned>> tooDeep(StringRef Text) {
         Quote = 0;
     } else if (C == '\'' || C == '"') {
       Quote = C;
-    } else if (C == '#') {
-      // The rest of the line is a comment.
+    } else if (C == '#' && (LineStart || Text[I - 1] == ' ' ||
+                            Text[I - 1] == '\t')) {
+      // The rest of the line is a comment (a '#' inside a plain scalar, as
+      // in `a#b`, is not one in YAML).
       while (I + 1 < Text.size() && Text[I + 1] != '\n')
         ++I;
     } else if (C == '[' || C == '{') {
       if (++Flow > MaxNesting)
-        return std::make_pair(Line, Column);
+        return TooDeep{Line, Column, false};
     } else if ((C == ']' || C == '}') && Flow > 0) {
       --Flow;
     } else if (LineStart && (C == '-' || C == '?') && I + 1 < Text.size() &&
                (Text[I + 1] == ' ' || Text[I + 1] == '\t')) {
       if (++Block > MaxNesting)
-        return std::make_pair(Line, Column);
+        return TooDeep{Line, Column, false};
     } else if (C != ' ' && C != '\t') {
       LineStart = false;
     }
     if (Column > 4096 && LineStart)
-      return std::make_pair(Line, Column); // indentation alone that deep
+      return TooDeep{Line, Column, false}; // indentation alone that deep
     ++Column;
   }
   return std::nullopt;
@@ -292,9 +299,12 @@ Expected<Config> parseConfig(StringRef Text, StringRef Path) {
   if (auto Deep = tooDeep(Text))
     return createStringError(
         std::errc::invalid_argument,
-        "%s:%u:%u: error: nested more than %u levels deep; a rematch "
-        "configuration is a mapping of lists",
-        Path.str().c_str(), Deep->first, Deep->second, MaxNesting);
+        "%s:%u:%u: error: %s more than %u %s; a rematch configuration is a "
+        "mapping of lists",
+        Path.str().c_str(), Deep->Line, Deep->Column,
+        Deep->EmptyEntries ? "a list with" : "nested",
+        MaxNesting,
+        Deep->EmptyEntries ? "empty entries in a row" : "levels deep");
   Config Result;
   Result.Path = Path.str();
   FirstDiagnostic Diag;

@@ -17,10 +17,12 @@ import json
 import os
 import re
 import shutil
-import subprocess
 import sys
-import tempfile
 import unittest
+
+# The helpers shared by the test drivers, in tests/support.
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "support"))
+from rematch_testing import TempDirTest, write  # noqa: E402
 
 TOOLS = argparse.Namespace()
 
@@ -105,55 +107,11 @@ TEXT_WARNING = re.compile(
 TEXT_NOTE = re.compile(r"^(?P<file>.+?):(?P<line>\d+):(?P<col>\d+): note: (?P<msg>.*)$")
 
 
-def write(path, text, mode="w"):
-    os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
-    if isinstance(text, bytes):
-        with open(path, "wb") as f:
-            f.write(text)
-    else:
-        with open(path, mode, encoding="utf-8") as f:
-            f.write(text)
-    return path
-
-
-class Result:
-    def __init__(self, proc):
-        self.rc = proc.returncode
-        self.out = proc.stdout.decode("utf-8", "surrogateescape")
-        self.err = proc.stderr.decode("utf-8", "surrogateescape")
-
-    def __repr__(self):
-        return f"exit {self.rc}\n--- stdout\n{self.out}\n--- stderr\n{self.err}"
-
-    def json(self):
-        return json.loads(self.out)
-
-
-class CliTest(unittest.TestCase):
-    maxDiff = None
-
-    def setUp(self):
-        self._tmp = tempfile.TemporaryDirectory(prefix="rematch-cli-")
-        self.dir = self._tmp.name
-        self.addCleanup(self._tmp.cleanup)
-
-    def path(self, *parts):
-        return os.path.join(self.dir, *parts)
-
-    def src(self, name, text):
-        write(self.path(name), text)
-        return name
-
-    def run_tool(self, argv, cwd=None, timeout=180):
-        proc = subprocess.run(argv, cwd=cwd or self.dir, stdout=subprocess.PIPE,
-                              stderr=subprocess.PIPE, timeout=timeout)
-        return Result(proc)
+class CliTest(TempDirTest):
+    prefix = "rematch-cli-"
 
     def rematch(self, *args, cwd=None):
         return self.run_tool([TOOLS.rematch] + list(args), cwd=cwd)
-
-    def assertExit(self, res, code):
-        self.assertEqual(res.rc, code, f"unexpected exit code\n{res!r}")
 
     def findings(self, res):
         """(check, line, column, level, message) of each text warning."""

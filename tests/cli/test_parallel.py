@@ -19,9 +19,12 @@ import pty
 import shutil
 import subprocess
 import sys
-import tempfile
 import time
 import unittest
+
+# The helpers shared by the test drivers, in tests/support.
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "support"))
+from rematch_testing import TempDirTest, result_of, write  # noqa: E402
 
 TOOLS = argparse.Namespace()
 
@@ -53,29 +56,13 @@ float f_{k}(rematch::Segment &seg, float x) {{
 NAMES = ["h.cpp", "c.cpp", "sub/a.cpp", "f.cpp", "b.cpp", "g.cpp", "e.cpp", "d.cpp"]
 
 
-class Result:
-    def __init__(self, rc, out, err, seconds):
-        self.rc, self.out, self.err, self.seconds = rc, out, err, seconds
-
-    def __repr__(self):
-        return f"exit {self.rc}\n--- stdout\n{self.out}\n--- stderr\n{self.err}"
-
-    def json(self):
-        return json.loads(self.out)
-
-
-class ParallelTest(unittest.TestCase):
-    maxDiff = None
+class ParallelTest(TempDirTest):
+    prefix = "rematch-par-"
 
     def setUp(self):
-        self._tmp = tempfile.TemporaryDirectory(prefix="rematch-par-")
-        self.dir = self._tmp.name
-        self.addCleanup(self._tmp.cleanup)
+        super().setUp()
         for k, name in enumerate(NAMES):
-            path = os.path.join(self.dir, name)
-            os.makedirs(os.path.dirname(path), exist_ok=True)
-            with open(path, "w", encoding="utf-8") as f:
-                f.write(unit(k))
+            write(self.path(name), unit(k))
 
     def rematch(self, *args, env=None, timeout=300):
         full_env = dict(os.environ)
@@ -87,13 +74,7 @@ class ParallelTest(unittest.TestCase):
                               stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                               stdin=subprocess.DEVNULL, env=full_env,
                               timeout=timeout)
-        return Result(proc.returncode,
-                      proc.stdout.decode("utf-8", "surrogateescape"),
-                      proc.stderr.decode("utf-8", "surrogateescape"),
-                      time.monotonic() - start)
-
-    def assertExit(self, res, code):
-        self.assertEqual(res.rc, code, f"unexpected exit code\n{res!r}")
+        return result_of(proc, time.monotonic() - start)
 
     def finding_keys(self, res):
         return [(f["file"], f["line"], f["column"], f["check"])

@@ -18,10 +18,13 @@ import os
 import re
 import shutil
 import stat
-import subprocess
 import sys
 import tempfile
 import unittest
+
+# The helpers shared by the test drivers, in tests/support.
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "support"))
+from rematch_testing import TempDirTest, write  # noqa: E402
 
 TOOLS = argparse.Namespace()
 
@@ -58,34 +61,13 @@ TEXT_WARNING = re.compile(
     r"(?P<msg>.*) \[(?P<check>rematch-[a-z-]+)(?P<extra>,[^\]]*)?\]$")
 
 
-def write(path, text):
-    os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
-    with open(path, "w", encoding="utf-8") as f:
-        f.write(text)
-    return path
-
-
-class Result:
-    def __init__(self, proc):
-        self.rc = proc.returncode
-        self.out = proc.stdout.decode("utf-8", "surrogateescape")
-        self.err = proc.stderr.decode("utf-8", "surrogateescape")
-
-    def __repr__(self):
-        return f"exit {self.rc}\n--- stdout\n{self.out}\n--- stderr\n{self.err}"
-
-    def json(self):
-        return json.loads(self.out)
-
-
-class Test(unittest.TestCase):
-    maxDiff = None
+class Test(TempDirTest):
+    prefix = "rematch-precommit-"
 
     def setUp(self):
-        self._tmp = tempfile.TemporaryDirectory(prefix="rematch-precommit-")
-        self.addCleanup(self._tmp.cleanup)
+        super().setUp()
         # realpath: git prints resolved paths (macOS /tmp is a symlink).
-        self.dir = os.path.realpath(self._tmp.name)
+        self.dir = os.path.realpath(self.dir)
         self.home = os.path.join(self.dir, ".home")
         os.mkdir(self.home)
         self.env = {k: v for k, v in os.environ.items()
@@ -93,18 +75,9 @@ class Test(unittest.TestCase):
         self.env.update(HOME=self.home, GIT_CONFIG_NOSYSTEM="1",
                         GIT_CONFIG_GLOBAL=os.devnull, LC_ALL="C")
 
-    def path(self, *parts):
-        return os.path.join(self.dir, *parts)
-
-    def src(self, name, text):
-        write(self.path(name), text)
-        return name
-
     def run_tool(self, argv, cwd=None, env=None, timeout=300):
-        proc = subprocess.run(argv, cwd=cwd or self.dir, stdout=subprocess.PIPE,
-                              stderr=subprocess.PIPE, timeout=timeout,
-                              env=env or self.env)
-        return Result(proc)
+        # git runs with the private HOME and configuration of setUp.
+        return super().run_tool(argv, cwd=cwd, timeout=timeout, env=env or self.env)
 
     def rematch(self, *args, cwd=None):
         return self.run_tool([TOOLS.rematch] + list(args), cwd=cwd)
@@ -124,9 +97,6 @@ class Test(unittest.TestCase):
     def commit_all(self, message="commit", cwd=None):
         self.git("add", "-A", cwd=cwd)
         self.git("commit", "-q", "--no-verify", "-m", message, cwd=cwd)
-
-    def assertExit(self, res, code):
-        self.assertEqual(res.rc, code, f"unexpected exit code\n{res!r}")
 
     def findings(self, res):
         """(file, line, check, level) of each text warning or error."""

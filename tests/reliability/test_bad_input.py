@@ -25,9 +25,12 @@ import os
 import re
 import subprocess
 import sys
-import tempfile
 import time
 import unittest
+
+# The helpers shared by the test drivers, in tests/support.
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "support"))
+from rematch_testing import TempDirTest, result_of, write  # noqa: E402
 
 TOOLS = argparse.Namespace()
 
@@ -64,55 +67,14 @@ CRASH_MARKERS = ("PLEASE submit a bug report", "Stack dump:", "Segmentation faul
                  "runtime error:", "Assertion `", "LLVM ERROR")
 
 
-def write(path, text):
-    """Writes str (UTF-8) or bytes, creating directories; path may be bytes."""
-    os.makedirs(os.path.dirname(path) or (b"." if isinstance(path, bytes) else "."),
-                exist_ok=True)
-    with open(path, "wb") as f:
-        f.write(text if isinstance(text, bytes) else text.encode("utf-8"))
-    return path
-
-
 def line_of(text, needle, nth=0):
     """1-based line of the nth line of text containing needle."""
     hits = [i + 1 for i, l in enumerate(text.split("\n")) if needle in l]
     return hits[nth]
 
 
-class Result:
-    def __init__(self, proc, seconds):
-        self.rc = proc.returncode
-        self.raw_out = proc.stdout
-        self.out = proc.stdout.decode("utf-8", "surrogateescape")
-        self.err = proc.stderr.decode("utf-8", "surrogateescape")
-        self.seconds = seconds
-
-    def __repr__(self):
-        out, err = self.out, self.err
-        if len(out) > 6000:
-            out = out[:3000] + "\n[...]\n" + out[-3000:]
-        if len(err) > 6000:
-            err = err[:3000] + "\n[...]\n" + err[-3000:]
-        return f"exit {self.rc} after {self.seconds:.1f}s\n--- stdout\n{out}\n--- stderr\n{err}"
-
-    def json(self):
-        return json.loads(self.raw_out.decode("utf-8"))
-
-
-class BadInputTest(unittest.TestCase):
-    maxDiff = None
-
-    def setUp(self):
-        self._tmp = tempfile.TemporaryDirectory(prefix="rematch-rel-")
-        self.dir = self._tmp.name
-        self.addCleanup(self._tmp.cleanup)
-
-    def path(self, *parts):
-        return os.path.join(self.dir, *parts)
-
-    def src(self, name, text):
-        write(self.path(name), text)
-        return name
+class BadInputTest(TempDirTest):
+    prefix = "rematch-rel-"
 
     def rematch(self, *args, cwd=None, limit=HANG_LIMIT):
         argv = [os.fsencode(TOOLS.rematch)] + [
@@ -123,7 +85,8 @@ class BadInputTest(unittest.TestCase):
                                   stderr=subprocess.PIPE, timeout=limit)
         except subprocess.TimeoutExpired:
             self.fail(f"rematch hung: no exit after {limit}s: {argv!r}")
-        res = Result(proc, time.monotonic() - start)
+        # keep_raw: json() then also requires valid UTF-8.
+        res = result_of(proc, time.monotonic() - start, keep_raw=True)
         self.assertNoCrash(res)
         return res
 
@@ -132,9 +95,6 @@ class BadInputTest(unittest.TestCase):
         self.assertIn(res.rc, (0, 1, 2, 3), f"undocumented exit code\n{res!r}")
         for marker in CRASH_MARKERS:
             self.assertNotIn(marker, res.err, f"crash marker on stderr\n{res!r}")
-
-    def assertExit(self, res, code):
-        self.assertEqual(res.rc, code, f"unexpected exit code\n{res!r}")
 
     def findings(self, res):
         """(check, line, column, file) of each text warning, in order."""
@@ -606,6 +566,17 @@ class TestBadConfig(BadInputTest):
             with self.subTest(depth=depth, kind="maps"):
                 self.config_error(b"IoFunctions: " + b"{a: " * depth + b"b" +
                                   b"}" * depth + b"\n")
+            # The reader also recurses once per empty flow entry; a '#'
+            # inside a scalar is no comment and must not hide what follows.
+            with self.subTest(depth=depth, kind="empty entries"):
+                self.config_error(b"CheckpointFunctions: [a" + b"," * depth + b"]\n")
+            with self.subTest(depth=depth, kind="empty entries after a#b"):
+                self.config_error(b"CheckpointFunctions: [a#b, c" + b"," * depth + b"]\n")
+        # A real comment may say anything.
+        f = self.src("proj/log.cpp", LOGGING)
+        write(self.path("proj", ".rematch.yaml"),
+              "# [[[[" + "," * 1000 + "\nLoggingFunctions: [a#b] # {{{{\n")
+        self.assertExit(self.rematch(f, *STD), 1)
 
     def test_alias_expansion_does_not_blow_up(self):
         # A "billion laughs" document: anchors referring to anchors.

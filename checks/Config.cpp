@@ -235,6 +235,13 @@ namespace {
 // at the place where the limit is crossed.
 constexpr unsigned MaxNesting = 32;
 
+// Past these, anything that merely could be nesting or empty entries is
+// refused, whatever the quotes and comments around it: no configuration
+// comes near them, and they keep the reader's recursion small even where the
+// scan below reads quoting differently from the YAML reader.
+constexpr unsigned MaxOpenBrackets = 1000;
+constexpr unsigned MaxCommaRun = 1000;
+
 struct TooDeep {
   unsigned Line, Column;
   bool EmptyEntries; // a run of empty flow entries rather than nesting
@@ -246,49 +253,90 @@ std::optional<TooDeep> tooDeep(StringRef Text) {
   unsigned Block = 0; // "- " / "? " markers opening this line
   unsigned Commas = 0; // consecutive flow separators: the reader recurses
                        // once per empty entry
+  unsigned AnyCommas = 0, AnyOpen = 0; // the same, counted everywhere
   char Quote = 0;
+  bool Comment = false;
+  // Where a scalar may begin, so that a quote there opens a quoted scalar;
+  // elsewhere (`a"b`, `x - "y` in a flow) it is part of a plain one.
+  bool ScalarStart = true;
   for (size_t I = 0; I < Text.size(); ++I) {
     char C = Text[I];
+    const bool Space = C == ' ' || C == '\t' || C == '\r';
+    if (C == ',') {
+      if (++AnyCommas > MaxCommaRun)
+        return TooDeep{Line, Column, true};
+    } else if (!Space && C != '\n') {
+      AnyCommas = 0;
+    }
+    if (C == '[' || C == '{') {
+      if (++AnyOpen > MaxOpenBrackets)
+        return TooDeep{Line, Column, false};
+    }
     if (C == '\n') {
       ++Line;
       Column = 1;
       LineStart = true;
       Block = 0;
-      Quote = 0;
+      Comment = false;
+      if (!Quote)
+        ScalarStart = true;
+      continue; // a quoted scalar may go on over lines
+    }
+    ++Column;
+    if (Comment)
+      continue;
+    if (Quote) {
+      if (Quote == '"' && C == '\\' && I + 1 < Text.size() &&
+          Text[I + 1] != '\n') {
+        ++I; // an escaped character
+        ++Column;
+      } else if (C == Quote && Quote == '\'' && I + 1 < Text.size() &&
+                 Text[I + 1] == '\'') {
+        ++I; // '' is a quote inside a single-quoted scalar
+        ++Column;
+      } else if (C == Quote) {
+        Quote = 0;
+        ScalarStart = false;
+      }
       continue;
     }
-    if (C == ',' && Flow > 0 && !Quote) {
+    if (C == ',' && Flow > 0) {
       if (++Commas > MaxNesting)
-        return TooDeep{Line, Column, true};
-    } else if (C != ' ' && C != '\t' && C != '\r') {
+        return TooDeep{Line, Column - 1, true};
+    } else if (!Space) {
       Commas = 0;
     }
-    if (Quote) {
-      if (C == Quote)
-        Quote = 0;
-    } else if (C == '\'' || C == '"') {
+    if ((C == '\'' || C == '"') && ScalarStart) {
       Quote = C;
     } else if (C == '#' && (LineStart || Text[I - 1] == ' ' ||
                             Text[I - 1] == '\t')) {
-      // The rest of the line is a comment (a '#' inside a plain scalar, as
-      // in `a#b`, is not one in YAML).
-      while (I + 1 < Text.size() && Text[I + 1] != '\n')
-        ++I;
+      Comment = true; // to the end of the line (`a#b` is no comment)
     } else if (C == '[' || C == '{') {
       if (++Flow > MaxNesting)
-        return TooDeep{Line, Column, false};
-    } else if ((C == ']' || C == '}') && Flow > 0) {
-      --Flow;
+        return TooDeep{Line, Column - 1, false};
+      ScalarStart = true;
+    } else if (C == ']' || C == '}') {
+      if (Flow > 0)
+        --Flow;
+      if (AnyOpen > 0)
+        --AnyOpen;
+      ScalarStart = false;
+    } else if (C == ',') {
+      ScalarStart = true;
+    } else if (C == ':' && (I + 1 == Text.size() || Text[I + 1] == ' ' ||
+                            Text[I + 1] == '\t' || Text[I + 1] == '\n')) {
+      ScalarStart = true;
     } else if (LineStart && (C == '-' || C == '?') && I + 1 < Text.size() &&
                (Text[I + 1] == ' ' || Text[I + 1] == '\t')) {
       if (++Block > MaxNesting)
-        return TooDeep{Line, Column, false};
-    } else if (C != ' ' && C != '\t') {
+        return TooDeep{Line, Column - 1, false};
+      ScalarStart = true;
+    } else if (!Space) {
       LineStart = false;
+      ScalarStart = false;
     }
     if (Column > 4096 && LineStart)
       return TooDeep{Line, Column, false}; // indentation alone that deep
-    ++Column;
   }
   return std::nullopt;
 }

@@ -572,10 +572,23 @@ class TestBadConfig(BadInputTest):
                 self.config_error(b"CheckpointFunctions: [a" + b"," * depth + b"]\n")
             with self.subTest(depth=depth, kind="empty entries after a#b"):
                 self.config_error(b"CheckpointFunctions: [a#b, c" + b"," * depth + b"]\n")
-        # A real comment may say anything.
+            # Quotes inside a plain scalar open nothing; escaped quotes close
+            # nothing: neither may hide what follows.
+            with self.subTest(depth=depth, kind="empty entries after a quote"):
+                self.config_error(b'CheckpointFunctions: [ab - "x' + b"," * depth + b"]\n")
+            with self.subTest(depth=depth, kind="nesting after a quote"):
+                self.config_error(b'CheckpointFunctions: [a"b, ' + b"[" * depth + b"\n")
+            with self.subTest(depth=depth, kind="nesting after escaped quotes"):
+                self.config_error(b'CheckpointFunctions: ["a\\"", \'it\'\'s\', ' +
+                                  b"[" * depth + b"\n")
+            with self.subTest(depth=depth, kind="closers inside quotes"):
+                self.config_error(b"CheckpointFunctions: " + b'["]", ' * depth + b"\n")
+        # Real comments and quoted strings may say anything short of that.
         f = self.src("proj/log.cpp", LOGGING)
         write(self.path("proj", ".rematch.yaml"),
-              "# [[[[" + "," * 1000 + "\nLoggingFunctions: [a#b] # {{{{\n")
+              "# [[[[" + "," * 100 + "\n"
+              "LoggingFunctions: [a#b, \"operator[]\", 'it''s', \"q\\\"[\", \"x,\n"
+              "  y\"] # {{{{\n")
         self.assertExit(self.rematch(f, *STD), 1)
 
     def test_alias_expansion_does_not_blow_up(self):

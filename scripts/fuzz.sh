@@ -43,6 +43,11 @@ run_one() {
     >"$log" 2>&1 || true
 }
 
+# Only reproducers written by this run count: older ones stay for reading.
+stamp=$build/.fuzz-start
+mkdir -p "$build"
+touch "$stamp"
+
 pids=()
 for t in "${targets[@]}"; do
   run_one "$t" &
@@ -60,7 +65,7 @@ for t in "${targets[@]}"; do
   cov=$(sed -n 's/.* cov: \([0-9]*\).*/\1/p' <<<"$last")
   ft=$(sed -n 's/.* ft: \([0-9]*\).*/\1/p' <<<"$last")
   corp=$(sed -n 's/.* corp: \([0-9]*\).*/\1/p' <<<"$last")
-  crashes=$(find "$build/artifacts/$t" -type f | wc -l)
+  crashes=$(find "$build/artifacts/$t" -type f -newer "$stamp" | wc -l)
   printf '%-12s %8s %12s %8s %8s %8s %8s\n' "$t" "$seconds" "${execs:-?}" \
     "${cov:-?}" "${ft:-?}" "${corp:-?}" "$crashes"
   if [[ $crashes -ne 0 || -z $execs ]]; then

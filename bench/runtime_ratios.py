@@ -67,7 +67,7 @@ def run(bench, repetitions, min_time):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--bench", required=True, help="path to runtime_bench")
-    ap.add_argument("--repetitions", type=int, default=15)
+    ap.add_argument("--repetitions", type=int, default=30)
     ap.add_argument("--min-time", type=float, default=0.1,
                     help="seconds per repetition of each benchmark")
     args = ap.parse_args()

@@ -8,6 +8,7 @@ packages=(
   clang-19 clang-tidy-19 llvm-19-dev llvm-19-tools libclang-19-dev libclang-cpp19-dev
   googletest libgtest-dev libbenchmark-dev
   libtorch-dev  # optional for the build; CI builds and tests rematch::torch with it
+  libeigen3-dev # Eigen headers for the framework-model tests
   libclang-rt-19-dev # sanitizer and libFuzzer runtimes (scripts/sanitize.sh, fuzz.sh)
 )
 # Optional extras asked for by name, e.g. REMATCH_EXTRA_PACKAGES="libtorch-dev".

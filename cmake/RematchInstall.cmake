@@ -28,18 +28,18 @@ set(REMATCH_PACKAGE_LLVM_BINDIR "${REMATCH_LLVM_BINDIR}")
 
 configure_package_config_file(
   ${CMAKE_CURRENT_LIST_DIR}/rematchConfig.cmake.in
-  ${CMAKE_BINARY_DIR}/rematch-package/rematchConfig.cmake
+  ${PROJECT_BINARY_DIR}/rematch-package/rematchConfig.cmake
   INSTALL_DESTINATION ${REMATCH_INSTALL_CMAKEDIR}
   PATH_VARS CMAKE_INSTALL_BINDIR CMAKE_INSTALL_LIBDIR)
 # 0.x: a minor release may change the interface.
 write_basic_package_version_file(
-  ${CMAKE_BINARY_DIR}/rematch-package/rematchConfigVersion.cmake
+  ${PROJECT_BINARY_DIR}/rematch-package/rematchConfigVersion.cmake
   VERSION ${PROJECT_VERSION}
   COMPATIBILITY SameMinorVersion)
 
 install(FILES
-  ${CMAKE_BINARY_DIR}/rematch-package/rematchConfig.cmake
-  ${CMAKE_BINARY_DIR}/rematch-package/rematchConfigVersion.cmake
+  ${PROJECT_BINARY_DIR}/rematch-package/rematchConfig.cmake
+  ${PROJECT_BINARY_DIR}/rematch-package/rematchConfigVersion.cmake
   ${CMAKE_CURRENT_LIST_DIR}/../runtime/cmake/RematchAudit.cmake
   ${CMAKE_CURRENT_LIST_DIR}/RematchLint.cmake
   DESTINATION ${REMATCH_INSTALL_CMAKEDIR})

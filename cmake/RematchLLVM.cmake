@@ -10,6 +10,13 @@ if(NOT CMAKE_CXX_COMPILER_ID STREQUAL "Clang" OR
     "-DCMAKE_CXX_COMPILER=clang++-19, or -DREMATCH_BUILD_TOOL=OFF for the runtime only")
 endif()
 
+# LLVM's FindFFI (run by ClangConfig) probes libffi with the C compiler
+# whenever CMAKE_C_COMPILER is defined, which naming one does
+# (-DCMAKE_C_COMPILER=clang-19, or a parent project's C), and fails unless C
+# is enabled; otherwise it probes with the C++ compiler.
+if(DEFINED CMAKE_C_COMPILER)
+  enable_language(C)
+endif()
 find_package(Clang 19.1 CONFIG REQUIRED
   HINTS /usr/lib/llvm-19/lib/cmake/clang)
 message(STATUS "rematch: Clang ${Clang_VERSION} from ${Clang_DIR}")

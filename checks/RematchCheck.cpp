@@ -114,7 +114,14 @@ void RematchCheck::report(const Finding &F, const EffectAnalysis &A,
     Last.Kind = X->Kind;
     Last.Subject = X->Subject;
     Last.Detail = X->Detail;
+    Last.RngSource = X->RngSource;
+    Last.RngSourceText = X->RngSourceText;
+    Last.Draws = X->Draws;
+    Last.May = X->May;
   }
+  const std::string What =
+      describeFor(Last, *F.Site) +
+      (Last.May.empty() ? "" : " (may: " + Last.May + ")");
   auto StepCallee = [](const ChainStep &S) -> std::string {
     if (S.Plain)
       return S.Plain->Callee;
@@ -123,9 +130,9 @@ void RematchCheck::report(const Finding &F, const EffectAnalysis &A,
 
   std::string Message = callableText(*F.Target);
   if (!F.E->Callee) {
-    Message += " " + describe(Last);
+    Message += " " + What;
   } else if (ChainStyle == "inline") {
-    Message += " " + describe(Last) + " via ";
+    Message += " " + What + " via ";
     bool First = true;
     for (const ChainStep &S : Chain) {
       std::string Callee = StepCallee(S);
@@ -141,7 +148,7 @@ void RematchCheck::report(const Finding &F, const EffectAnalysis &A,
     Message += " calls " + quoted(functionName(Called)) + ", which " +
                (F.E->Virtual ? "may, through a virtual call, reach code that "
                              : "") +
-               describe(Last);
+               What;
   }
   Message += "; " + consequence(Last);
 
@@ -190,6 +197,8 @@ void RematchCheck::report(const Finding &F, const EffectAnalysis &A,
        "backward",
        DiagnosticIDs::Note)
       << quoted(F.Site->EntryPoint);
+  if (std::string Fix = suggestion(Last, *F.Site, A); !Fix.empty())
+    diag(F.Site->Call->getExprLoc(), "%0", DiagnosticIDs::Note) << Fix;
 }
 
 } // namespace clang::tidy::rematch

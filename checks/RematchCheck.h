@@ -32,6 +32,16 @@ protected:
   virtual std::string describe(const Effect &E) const = 0;
   // Why that breaks recomputation: "the recomputation in backward ...".
   virtual std::string consequence(const Effect &E) const = 0;
+  // The same for the finding's own message, which knows the entry point.
+  virtual std::string describeFor(const Effect &E,
+                                  const CheckpointSite &Site) const {
+    return describe(E);
+  }
+  // How to fix it, as a note at the checkpoint call; empty: no note.
+  virtual std::string suggestion(const Effect &E, const CheckpointSite &Site,
+                                 const EffectAnalysis &A) const {
+    return {};
+  }
   // Fix-its for a finding in the callable's own body.
   virtual void addFixes(DiagnosticBuilder &Diag, const Finding &F,
                         const EffectAnalysis &A, ASTContext &Ctx) {}

@@ -16,7 +16,11 @@ public:
 
 protected:
   std::string describe(const Effect &E) const override;
+  std::string describeFor(const Effect &E,
+                          const CheckpointSite &Site) const override;
   std::string consequence(const Effect &E) const override;
+  std::string suggestion(const Effect &E, const CheckpointSite &Site,
+                         const EffectAnalysis &A) const override;
 };
 
 } // namespace clang::tidy::rematch

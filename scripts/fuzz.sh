@@ -23,12 +23,7 @@ cmake -S "$root" -B "$build" -G Ninja -DCMAKE_CXX_COMPILER=clang++-19 \
   -DREMATCH_BUILD_EXAMPLES=OFF >/dev/null
 targets=("$@")
 if [[ ${#targets[@]} -eq 0 ]]; then
-  for t in config summary trace_diff; do
-    # fuzz_summary exists once checks/Summary.cpp does.
-    if [[ $t != summary || -f $root/checks/Summary.cpp ]]; then
-      targets+=("$t")
-    fi
-  done
+  targets=(config model summary trace_diff)
 fi
 cmake --build "$build" -j "${REMATCH_JOBS:-2}" \
   --target "${targets[@]/#/fuzz_}"

@@ -2,6 +2,7 @@
 
 #include "Driver.h"
 #include "Config.h"
+#include "ModelSet.h"
 #include "Filters.h"
 #include "Output.h"
 #include "RematchCheck.h"
@@ -363,12 +364,31 @@ int runRematch(const CliOptions &O, llvm::raw_ostream &Err) {
     return UsageError;
   }
 
+  {
+    clang::tidy::rematch::Config Scratch;
+    if (llvm::Error E = clang::tidy::rematch::addCheckpointFunctions(
+            O.CheckpointFunctions, Scratch)) {
+      Err << "rematch: error: --checkpoint-functions: "
+          << llvm::toString(std::move(E)) << "\n";
+      return UsageError;
+    }
+  }
+
   bool ConfigFailed = false;
-  if (!O.ConfigFile.empty()) {
-    if (llvm::Expected<clang::tidy::rematch::Config> C =
-            clang::tidy::rematch::loadConfigFile(O.ConfigFile);
-        !C) {
+  {
+    // The built-in models, and those of an explicit configuration: a
+    // broken model file is a configuration error before any work.
+    llvm::Expected<clang::tidy::rematch::Config> C =
+        O.ConfigFile.empty()
+            ? llvm::Expected<clang::tidy::rematch::Config>(
+                  clang::tidy::rematch::Config())
+            : clang::tidy::rematch::loadConfigFile(O.ConfigFile);
+    if (!C) {
       Err << llvm::toString(C.takeError()) << "\n";
+      return UsageError;
+    }
+    if (auto Models = clang::tidy::rematch::modelsFor(*C); !Models) {
+      Err << llvm::toString(Models.takeError()) << "\n";
       return UsageError;
     }
   }
@@ -426,6 +446,12 @@ int runRematch(const CliOptions &O, llvm::raw_ostream &Err) {
         if (auto C = clang::tidy::rematch::loadConfigFile(*Cfg); !C) {
           Status.Status = FileStatus::State::Failed;
           Status.Errors.push_back(llvm::toString(C.takeError()));
+          ConfigFailed = true;
+        } else if (auto Models = clang::tidy::rematch::modelsFor(*C);
+                   !Models) {
+          // Its Models: a broken one fails this configuration's files.
+          Status.Status = FileStatus::State::Failed;
+          Status.Errors.push_back(llvm::toString(Models.takeError()));
           ConfigFailed = true;
         }
     }

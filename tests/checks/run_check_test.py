@@ -20,6 +20,11 @@ Annotations, in a // comment of the test file:
                                             is reported on this line
   // OPTIONS: Key=Value                     an option for the run (repeatable,
                                             or several separated by ';')
+  // ARGS: -std=c++20 -I{shared}/x          compiler arguments after the default
+                                            ones ({shared}: the repository's
+                                            ../shared; {root}: the repository)
+  // REQUIRES: /usr/include/eigen3          skip the test (exit 77) unless the
+                                            path exists ({shared}, {root} too)
 
 An annotation may follow other comment text on the line, e.g.
 `// NOLINT(rematch-logging) expect: rematch-global-read`. Undeclared notes are
@@ -46,6 +51,11 @@ MARKER_RE = re.compile(r"(?:(?<=//)|(?<=\s)|^)(expect-next-line|expect-note|expe
 ITEM_RE = re.compile(r"\s*(" + CHECK_RE + r")((?:\s*\{\{.*?\}\})*)\s*(?:,|$)")
 SUBSTR_RE = re.compile(r"\{\{(.*?)\}\}")
 OPTIONS_RE = re.compile(r"^\s*//\s*OPTIONS:(.*)$")
+ARGS_RE = re.compile(r"^\s*//\s*ARGS:(.*)$")
+REQUIRES_RE = re.compile(r"^\s*//\s*REQUIRES:(.*)$")
+ROOT = os.path.abspath(os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                    "..", ".."))
+SKIP = 77
 DIAG_RE = re.compile(
     r"^(.*?):(\d+):(\d+): (warning|error|fatal error|note|remark): (.*)$")
 CHECK_SUFFIX_RE = re.compile(r"^(.*) \[([^\]\s]+)\]$")
@@ -61,11 +71,21 @@ class Expectations:
         self.warnings = {}  # line -> [(check, [substrings])]
         self.notes = []     # (line, substring)
         self.options = {}   # key -> value (ordered)
+        self.args = []      # extra compiler arguments
+        self.requires = []  # paths that must exist
 
 
 def parse_annotations(text, known_checks=None):
     exp = Expectations()
     for lineno, line in enumerate(text.splitlines(), 1):
+        m = ARGS_RE.match(line)
+        if m:
+            exp.args.extend(expand(a) for a in m.group(1).split())
+            continue
+        m = REQUIRES_RE.match(line)
+        if m:
+            exp.requires.extend(expand(a) for a in m.group(1).split())
+            continue
         m = OPTIONS_RE.match(line)
         if m:
             for part in m.group(1).split(";"):
@@ -107,6 +127,11 @@ def parse_annotations(text, known_checks=None):
                         "line %d: unknown check %r" % (lineno, check))
             exp.warnings.setdefault(target, []).extend(items)
     return exp
+
+
+def expand(arg):
+    return arg.replace("{shared}", os.path.join(os.path.dirname(ROOT), "shared")) \
+              .replace("{root}", ROOT)
 
 
 def parse_items(body, lineno):
@@ -292,7 +317,8 @@ def rematch_command(args, exp, test_file, config):
         cmd.append("--checkpoint-functions=" + exp.options["CheckpointFunctions"])
     if config:
         cmd.append("--config-file=" + config)
-    return cmd + [test_file, "--"] + COMPILE_ARGS + ["-isystem", args.inputs]
+    return cmd + [test_file, "--"] + COMPILE_ARGS + exp.args + [
+        "-isystem", args.inputs]
 
 
 def clang_tidy_command(args, exp, test_file, config):
@@ -305,8 +331,8 @@ def clang_tidy_command(args, exp, test_file, config):
     config_text = "{Checks: '-*,rematch-*'%s}" % (
         ", CheckOptions: {%s}" % ", ".join(opts) if opts else "")
     return [args.clang_tidy, "--load=" + args.plugin, "--checks=-*,rematch-*",
-            "--config=" + config_text, test_file, "--"] + COMPILE_ARGS + [
-                "-isystem", args.inputs]
+            "--config=" + config_text, test_file, "--"] + COMPILE_ARGS + \
+        exp.args + ["-isystem", args.inputs]
 
 
 def run(cmd):
@@ -347,6 +373,10 @@ def main(argv):
     except AnnotationError as e:
         print("%s: bad annotation: %s" % (args.test, e))
         return 1
+    missing_paths = [p for p in exp.requires if not os.path.exists(p)]
+    if missing_paths:
+        print("skipped: %s is not here" % ", ".join(missing_paths))
+        return SKIP
 
     runs = {}
     ok = True

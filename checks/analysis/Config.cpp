@@ -28,10 +28,23 @@ struct ListItem {
   std::string Value;
 };
 
+// One CheckpointFunctions entry: a name, or {Name: ..., Replays: [...]}.
+struct EntryPointItem {
+  std::string Name;
+  std::vector<std::string> Replays;
+  bool HasReplays = false;
+};
+
+// The mapping form of an EntryPointItem, read through MappingTraits.
+struct EntryPointMap {
+  EntryPointItem &Item;
+};
+
 } // namespace
 } // namespace clang::tidy::rematch
 
 LLVM_YAML_IS_SEQUENCE_VECTOR(clang::tidy::rematch::ListItem)
+LLVM_YAML_IS_SEQUENCE_VECTOR(clang::tidy::rematch::EntryPointItem)
 
 namespace clang::tidy::rematch {
 namespace {
@@ -104,6 +117,68 @@ void yamlize(yaml::IO &IO, StringList &List, bool, yaml::EmptyContext &Ctx) {
     return;
   }
   IO.setError("expected a string or a sequence of strings");
+}
+
+// The list of entry points: names, or mappings naming what they replay.
+struct EntryPointList {
+  Config &C;
+};
+
+} // namespace
+} // namespace clang::tidy::rematch
+
+namespace llvm::yaml {
+template <> struct MappingTraits<clang::tidy::rematch::EntryPointMap> {
+  static void mapping(IO &IO, clang::tidy::rematch::EntryPointMap &M);
+};
+} // namespace llvm::yaml
+
+namespace clang::tidy::rematch {
+namespace {
+
+void yamlize(yaml::IO &IO, EntryPointItem &Item, bool,
+             yaml::EmptyContext &Ctx) {
+  const yaml::Node *N = currentNode(IO);
+  if (isScalar(N)) {
+    yaml::yamlize(IO, Item.Name, true, Ctx);
+    return;
+  }
+  if (isa_and_nonnull<yaml::MappingNode>(N)) {
+    EntryPointMap M{Item};
+    yaml::yamlize(IO, M, true, Ctx);
+    return;
+  }
+  IO.setError("expected a name or {Name: ..., Replays: [...]}");
+}
+
+void yamlize(yaml::IO &IO, EntryPointList &List, bool,
+             yaml::EmptyContext &Ctx) {
+  const yaml::Node *N = currentNode(IO);
+  std::vector<EntryPointItem> Items;
+  if (isNull(N))
+    return;
+  if (isScalar(N)) {
+    std::string Text;
+    yaml::yamlize(IO, Text, true, Ctx);
+    if (Error E = addCheckpointFunctions(Text, List.C))
+      IO.setError(toString(std::move(E)));
+    return;
+  }
+  if (!isa_and_nonnull<yaml::SequenceNode>(N)) {
+    IO.setError("expected a string or a sequence of entry points");
+    return;
+  }
+  yaml::yamlize(IO, Items, true, Ctx);
+  for (EntryPointItem &Item : Items) {
+    StringRef Name = StringRef(Item.Name).trim();
+    Name.consume_front("::");
+    if (Name.empty())
+      continue;
+    if (!llvm::is_contained(List.C.CheckpointFunctions, Name.str()))
+      List.C.CheckpointFunctions.push_back(Name.str());
+    if (Item.HasReplays)
+      List.C.CheckpointReplays[Name.str()] = Item.Replays;
+  }
 }
 
 // The names of the rematch checks, from the one list.
@@ -190,7 +265,9 @@ namespace llvm::yaml {
 template <> struct MappingTraits<clang::tidy::rematch::Config> {
   static void mapping(IO &IO, clang::tidy::rematch::Config &C) {
     using clang::tidy::rematch::mapList;
-    mapList(IO, "CheckpointFunctions", C.CheckpointFunctions);
+    clang::tidy::rematch::EntryPointList EntryPoints{C};
+    IO.mapOptional("CheckpointFunctions", EntryPoints);
+    mapList(IO, "Models", C.Models);
     mapList(IO, "LoggingFunctions", C.LoggingFunctions);
     mapList(IO, "RngFunctions", C.RngFunctions);
     mapList(IO, "ClockFunctions", C.ClockFunctions);
@@ -203,7 +280,65 @@ template <> struct MappingTraits<clang::tidy::rematch::Config> {
 };
 } // namespace llvm::yaml
 
+namespace llvm::yaml {
+void MappingTraits<clang::tidy::rematch::EntryPointMap>::mapping(
+    IO &IO, clang::tidy::rematch::EntryPointMap &M) {
+  IO.mapRequired("Name", M.Item.Name);
+  clang::tidy::rematch::StringList Replays{M.Item.Replays};
+  M.Item.HasReplays = true;
+  IO.mapOptional("Replays", Replays);
+}
+} // namespace llvm::yaml
+
 namespace clang::tidy::rematch {
+
+Error addCheckpointFunctions(StringRef Option, Config &C) {
+  // Split at commas outside brackets: `a[x;y],b`.
+  SmallVector<StringRef, 8> Parts;
+  int Depth = 0;
+  size_t Start = 0;
+  for (size_t I = 0; I <= Option.size(); ++I) {
+    char Ch = I < Option.size() ? Option[I] : ',';
+    if (Ch == '[')
+      ++Depth;
+    else if (Ch == ']')
+      --Depth;
+    else if (Ch == ',' && Depth == 0) {
+      Parts.push_back(Option.slice(Start, I));
+      Start = I + 1;
+    }
+  }
+  for (StringRef Part : Parts) {
+    Part = Part.trim();
+    if (Part.empty())
+      continue;
+    StringRef Name = Part;
+    std::optional<std::vector<std::string>> Replays;
+    if (size_t Open = Part.find('['); Open != StringRef::npos) {
+      if (!Part.ends_with("]") || Part.count('[') != 1 ||
+          Part.count(']') != 1)
+        return createStringError(
+            std::errc::invalid_argument,
+            "malformed entry point '%s': expected name[source;source]",
+            Part.str().c_str());
+      Name = Part.take_front(Open).trim();
+      Replays.emplace();
+      SmallVector<StringRef, 4> Sources;
+      Part.slice(Open + 1, Part.size() - 1).split(Sources, ';', -1, false);
+      for (StringRef S : Sources)
+        if (!S.trim().empty())
+          Replays->push_back(S.trim().str());
+    }
+    Name.consume_front("::");
+    if (Name.empty())
+      continue; // as a list with an empty entry
+    if (!llvm::is_contained(C.CheckpointFunctions, Name.str()))
+      C.CheckpointFunctions.push_back(Name.str());
+    if (Replays)
+      C.CheckpointReplays[Name.str()] = std::move(*Replays);
+  }
+  return Error::success();
+}
 
 void Config::merge(const Config &Other) {
   auto Append = [](std::vector<std::string> &To,
@@ -214,6 +349,9 @@ void Config::merge(const Config &Other) {
         To.push_back(Name);
   };
   Append(CheckpointFunctions, Other.CheckpointFunctions);
+  for (const auto &[Name, Replays] : Other.CheckpointReplays)
+    CheckpointReplays[Name] = Replays;
+  Append(Models, Other.Models);
   Append(LoggingFunctions, Other.LoggingFunctions);
   Append(RngFunctions, Other.RngFunctions);
   Append(ClockFunctions, Other.ClockFunctions);
@@ -343,24 +481,43 @@ std::optional<TooDeep> tooDeep(StringRef Text) {
 
 } // namespace
 
+std::string yamlNestingProblem(StringRef Text, StringRef Path,
+                               StringRef What) {
+  std::optional<TooDeep> Deep = tooDeep(Text);
+  if (!Deep)
+    return {};
+  return (Path + ":" + Twine(Deep->Line) + ":" + Twine(Deep->Column) +
+          ": error: " + (Deep->EmptyEntries ? "a list with" : "nested") +
+          " more than " + Twine(MaxNesting) + " " +
+          (Deep->EmptyEntries ? "empty entries in a row" : "levels deep") +
+          "; " + What)
+      .str();
+}
+
 Expected<Config> parseConfig(StringRef Text, StringRef Path) {
-  if (auto Deep = tooDeep(Text))
-    return createStringError(
-        std::errc::invalid_argument,
-        "%s:%u:%u: error: %s more than %u %s; a rematch configuration is a "
-        "mapping of lists",
-        Path.str().c_str(), Deep->Line, Deep->Column,
-        Deep->EmptyEntries ? "a list with" : "nested",
-        MaxNesting,
-        Deep->EmptyEntries ? "empty entries in a row" : "levels deep");
+  if (std::string Deep = yamlNestingProblem(
+          Text, Path, "a rematch configuration is a mapping of lists");
+      !Deep.empty())
+    return createStringError(std::errc::invalid_argument, "%s", Deep.c_str());
   Config Result;
   Result.Path = Path.str();
   FirstDiagnostic Diag;
   yaml::Input In(MemoryBufferRef(Text, Path), /*Ctxt=*/nullptr,
                  &FirstDiagnostic::handle, &Diag);
   In >> Result;
-  if (!In.error())
+  if (!In.error()) {
+    // Model paths are relative to the configuration file.
+    SmallString<256> Dir(Path);
+    sys::fs::make_absolute(Dir);
+    sys::path::remove_filename(Dir);
+    for (std::string &M : Result.Models) {
+      SmallString<256> P(M);
+      sys::fs::make_absolute(Dir, P);
+      sys::path::remove_dots(P, /*remove_dot_dot=*/true);
+      M = std::string(P);
+    }
     return Result;
+  }
   if (!Diag.Seen)
     return createStringError(In.error(), "%s: error: invalid configuration",
                              Path.str().c_str());

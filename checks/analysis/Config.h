@@ -11,6 +11,7 @@
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -21,6 +22,12 @@ struct Config {
   // Qualified names ("nn::checkpoint", "Runner::run"); every callable
   // argument of a call to one of them is checkpointed.
   std::vector<std::string> CheckpointFunctions;
+  // The random sources an entry point replays ({Name: ..., Replays: [...]}
+  // in YAML, `name[source;source]` in the plugin option), by name.
+  std::map<std::string, std::vector<std::string>> CheckpointReplays;
+  // The project's own model files (docs/models.md), made absolute against
+  // the configuration file's directory.
+  std::vector<std::string> Models;
   // Qualified function names added to the built-in lists of each family.
   std::vector<std::string> LoggingFunctions;
   std::vector<std::string> RngFunctions;
@@ -39,6 +46,11 @@ struct Config {
   void merge(const Config &Other);
 };
 
+// Adds the entry points of a comma-separated option value, each a name
+// optionally followed by the sources it replays: `nn::checkpoint[torch.default]`
+// (several separated by ';'). An error names what is malformed.
+llvm::Error addCheckpointFunctions(llvm::StringRef Option, Config &C);
+
 // Parses YAML text. Unknown keys and wrong types are errors; the message is
 // "<Path>:<line>:<column>: error: <what>".
 llvm::Expected<Config> parseConfig(llvm::StringRef Text, llvm::StringRef Path);
@@ -48,6 +60,13 @@ llvm::Expected<Config> parseConfig(llvm::StringRef Text, llvm::StringRef Path);
 std::string checkGlobsProblem(llvm::StringRef Globs);
 // Only the first half: an unknown check name (for --warnings-as-errors).
 std::string unknownCheckProblem(llvm::StringRef Globs);
+
+// LLVM's YAML reader recurses once per nesting level and per empty flow
+// entry: text that would take it deeper than rematch's files ever go is
+// refused before it is read. Empty when Text is fine; otherwise
+// "<Path>:<line>:<col>: error: ...; <What>".
+std::string yamlNestingProblem(llvm::StringRef Text, llvm::StringRef Path,
+                               llvm::StringRef What);
 
 // Reads and parses a file; a file that cannot be read is an error naming it.
 llvm::Expected<Config> loadConfigFile(llvm::StringRef Path);

@@ -58,6 +58,8 @@ public:
   ~EffectAnalysis();
 
   const Config &config() const { return Cfg; }
+  // The models in force; only valid when configError() is empty.
+  const KnownFunctions &known() const { return *Known; }
   // Non-empty when the configuration could not be read ("file:line:col: ...").
   const std::string &configError() const { return ConfigError; }
   // True exactly once, for the first caller: who reports the config error.

@@ -10,31 +10,13 @@
 
 namespace clang::tidy::rematch {
 
-const std::vector<std::string> &EntryPoints::builtin() {
-  static const std::vector<std::string> Names = {
-      "rematch::Segment::forward",
-      "rematch::Segment::recompute",
-      "rematch::torch::checkpoint",
-      "mlx::core::checkpoint",
-      "ttml::models::common::transformer::memory_efficient_runner",
-  };
-  return Names;
-}
-
-EntryPoints::EntryPoints(const std::vector<std::string> &Extra) {
-  for (const std::string &N : builtin())
-    Names.insert(N);
-  for (const std::string &N : Extra) {
-    llvm::StringRef S = llvm::StringRef(N).trim();
-    S.consume_front("::");
-    if (!S.empty())
-      Names.insert(withoutTemplateArgs(S));
-  }
-  for (const auto &Entry : Names) {
-    llvm::StringRef Name = Entry.getKey();
+EntryPoints::EntryPoints(const ModelSet &Models) {
+  for (const auto &Entry : Models.entryPoints()) {
+    std::string Name = withoutTemplateArgs(Entry.getKey());
+    Replays[Name] = Entry.getValue();
     size_t Colon = Name.rfind("::");
-    LastNames.insert(Colon == llvm::StringRef::npos ? Name
-                                                    : Name.substr(Colon + 2));
+    LastNames.insert(Colon == std::string::npos ? Name
+                                                : Name.substr(Colon + 2));
   }
 }
 
@@ -56,39 +38,13 @@ bool EntryPoints::mayBeAnnotated(const FunctionDecl &FD) const {
   return false;
 }
 
-std::string withoutTemplateArgs(llvm::StringRef Name) {
-  std::string Out;
-  int Depth = 0;
-  for (size_t I = 0; I < Name.size(); ++I) {
-    char C = Name[I];
-    // operator<, operator<< and friends are names, not argument lists.
-    if (Name.substr(I).starts_with("operator")) {
-      size_t End = I + 8;
-      while (End < Name.size() && !std::isalnum((unsigned char)Name[End]) &&
-             Name[End] != '_' && Name[End] != ':' && Name[End] != '(')
-        ++End;
-      if (Depth == 0)
-        Out += Name.substr(I, End - I).str();
-      I = End - 1;
-      continue;
-    }
-    if (C == '<')
-      ++Depth;
-    else if (C == '>' && Depth > 0)
-      --Depth;
-    else if (Depth == 0)
-      Out += C;
-  }
-  return Out;
-}
-
 std::optional<std::string> EntryPoints::match(const FunctionDecl &FD) const {
   // Most calls are not to an entry point: reject them by their last name
   // before printing a qualified one.
   if (!FD.getIdentifier() || !LastNames.contains(FD.getName()))
     return std::nullopt;
   std::string Name = withoutTemplateArgs(canonicalName(FD));
-  if (Names.contains(Name))
+  if (Replays.contains(Name))
     return Name;
   return std::nullopt;
 }
@@ -247,6 +203,8 @@ void collectCheckpointSite(const CallExpr &CE, const EntryPoints &EP,
   if (Site.Callables.empty())
     return;
   Site.EntryPoint = Entry ? *Entry : canonicalName(*FD);
+  if (Entry)
+    Site.Replays = EP.replays(*Entry);
   Out.push_back(std::move(Site));
 }
 

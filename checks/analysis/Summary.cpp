@@ -146,6 +146,19 @@ llvm::Expected<SummaryEffect> readEffect(Reader &R, const llvm::json::Value &V) 
   if (!Var)
     return Var.takeError();
   E.VarUsr = *Var;
+  // Written only when set: most effects come from no model.
+  for (auto [Key, Field] :
+       {std::pair<const char *, std::string *>{"rng_source", &E.RngSource},
+        {"rng_source_text", &E.RngSourceText},
+        {"draws", &E.Draws},
+        {"may", &E.May}}) {
+    if (!(*O)->get(Key))
+      continue;
+    auto V = R.string(**O, Key);
+    if (!V)
+      return V.takeError();
+    *Field = *V;
+  }
   auto Chain = R.array(**O, "chain");
   if (!Chain)
     return Chain.takeError();
@@ -203,15 +216,23 @@ std::string serializeSummary(const TUSummary &S) {
         Chain.push_back(llvm::json::Object{{"function", Step.Function},
                                            {"callee", Step.Callee},
                                            {"location", toJson(Step.Loc)}});
-      Effects.push_back(llvm::json::Object{
-          {"kind", KindNames[int(E.Kind)]},
-          {"root", RootNames[int(E.Target.K)]},
-          {"index", E.Target.Index},
-          {"subject", E.Subject},
-          {"detail", E.Detail},
-          {"virtual", E.Virtual},
-          {"var", E.VarUsr},
-          {"chain", std::move(Chain)}});
+      llvm::json::Object Effect{{"kind", KindNames[int(E.Kind)]},
+                                {"root", RootNames[int(E.Target.K)]},
+                                {"index", E.Target.Index},
+                                {"subject", E.Subject},
+                                {"detail", E.Detail},
+                                {"virtual", E.Virtual},
+                                {"var", E.VarUsr},
+                                {"chain", std::move(Chain)}};
+      for (auto [Key, Value] :
+           {std::pair<const char *, const std::string *>{"rng_source",
+                                                         &E.RngSource},
+            {"rng_source_text", &E.RngSourceText},
+            {"draws", &E.Draws},
+            {"may", &E.May}})
+        if (!Value->empty())
+          Effect[Key] = *Value;
+      Effects.push_back(std::move(Effect));
     }
     Functions.push_back(llvm::json::Object{{"usr", F.Usr},
                                            {"name", F.Name},

@@ -24,10 +24,6 @@ struct DirectFacts {
   std::vector<CallSite> Calls;
 };
 
-// Whether a body is modelled by the lists rather than analysed: the standard
-// library, system headers, and anything without a body here.
-bool isModelledByName(const FunctionDecl &FD, const SourceManager &SM);
-
 DirectFacts collectDirectFacts(const FunctionDecl &FD, ASTContext &Ctx,
                                const KnownFunctions &Known);
 

@@ -20,16 +20,6 @@ namespace clang::tidy::rematch {
 
 namespace {
 
-std::vector<std::string> splitList(llvm::StringRef S) {
-  std::vector<std::string> Out;
-  llvm::SmallVector<llvm::StringRef, 8> Parts;
-  S.split(Parts, ',', -1, false);
-  for (llvm::StringRef P : Parts)
-    if (!P.trim().empty())
-      Out.push_back(P.trim().str());
-  return Out;
-}
-
 std::string mainFilePath(ASTContext &Ctx) {
   const SourceManager &SM = Ctx.getSourceManager();
   if (OptionalFileEntryRef FE = SM.getFileEntryRefForID(SM.getMainFileID()))
@@ -86,13 +76,14 @@ class TUWalker : public RecursiveASTVisitor<TUWalker> {
   using Base = RecursiveASTVisitor<TUWalker>;
 
 public:
-  TUWalker(const SourceManager &SM, const EntryPoints &EP,
+  TUWalker(const SourceManager &SM, const KnownFunctions &Known,
+           const EntryPoints &EP,
            std::vector<CheckpointSite> &Sites,
            llvm::DenseMap<const FunctionDecl *,
                           std::vector<const FunctionDecl *>> &Overrides,
            std::vector<const FunctionDecl *> *Defs, GlobalUseCollector &Uses,
            unsigned &FunctionsWithBody)
-      : SM(SM), EP(EP), Sites(Sites), Overrides(Overrides), Defs(Defs),
+      : SM(SM), Known(Known), EP(EP), Sites(Sites), Overrides(Overrides), Defs(Defs),
         Uses(Uses), FunctionsWithBody(FunctionsWithBody) {}
 
   bool shouldVisitTemplateInstantiations() const { return true; }
@@ -127,7 +118,7 @@ public:
     if (FD->doesThisDeclarationHaveABody())
       ++FunctionsWithBody;
     if (Defs && FD->doesThisDeclarationHaveABody() &&
-        !FD->isDependentContext() && !isModelledByName(*FD, SM))
+        !FD->isDependentContext() && !Known.isModelled(*FD, SM))
       Defs->push_back(FD);
     if (const auto *MD = dyn_cast<CXXMethodDecl>(FD))
       indexOverride(MD);
@@ -153,6 +144,7 @@ private:
   }
 
   const SourceManager &SM;
+  const KnownFunctions &Known;
   const EntryPoints &EP;
   std::vector<CheckpointSite> &Sites;
   llvm::DenseMap<const FunctionDecl *, std::vector<const FunctionDecl *>>
@@ -178,16 +170,26 @@ EffectAnalysis::EffectAnalysis(ASTContext &Ctx, const AnalysisSettings &S)
     else
       ConfigError = llvm::toString(Loaded.takeError());
   }
-  for (std::string &N : splitList(S.CheckpointFunctions))
-    Cfg.CheckpointFunctions.push_back(std::move(N));
-
-  Known = std::make_unique<KnownFunctions>(Cfg);
+  if (llvm::Error E = addCheckpointFunctions(S.CheckpointFunctions, Cfg))
+    if (ConfigError.empty())
+      ConfigError = "rematch: error: CheckpointFunctions: " +
+                    llvm::toString(std::move(E));
+  llvm::Expected<std::shared_ptr<const ModelSet>> Models = modelsFor(Cfg);
+  if (!Models) {
+    if (ConfigError.empty())
+      ConfigError = llvm::toString(Models.takeError());
+    else
+      llvm::consumeError(Models.takeError());
+  }
+  if (!ConfigError.empty())
+    return; // the checks report the error and nothing else
+  Known = std::make_unique<KnownFunctions>(std::move(*Models));
   External = getExternalSummaries();
   SummarySink Sink = getSummarySink();
   {
-    EntryPoints EP(Cfg.CheckpointFunctions);
+    EntryPoints EP(Known->models());
     GlobalUseCollector Uses;
-    TUWalker(Ctx.getSourceManager(), EP, Sites, Overrides,
+    TUWalker(Ctx.getSourceManager(), *Known, EP, Sites, Overrides,
              Sink ? &Definitions : nullptr, Uses, FunctionsWithBody)
         .TraverseAST(Ctx);
     ModifiableGlobals = Uses.result();
@@ -250,7 +252,7 @@ void EffectAnalysis::computeSummaries(
     if (!FD)
       return nullptr;
     const FunctionDecl *Def = FD->getDefinition();
-    if (!Def || isModelledByName(*Def, SM))
+    if (!Def || Known->isModelled(*Def, SM))
       return nullptr;
     return Def;
   };
@@ -306,6 +308,10 @@ void EffectAnalysis::computeSummaries(
             continue;
           E.Subject = From.Subject;
           E.Detail = From.Detail;
+          E.RngSource = From.RngSource;
+          E.RngSourceText = From.RngSourceText;
+          E.Draws = From.Draws;
+          E.May = From.May;
           E.CalleeEffect = I;
           E.Virtual = C.Virtual || From.Virtual;
           E.Called = C.Callee;
@@ -329,6 +335,10 @@ void EffectAnalysis::computeSummaries(
             continue;
           E.Subject = X.Subject;
           E.Detail = X.Detail;
+          E.RngSource = X.RngSource;
+          E.RngSourceText = X.RngSourceText;
+          E.Draws = X.Draws;
+          E.May = X.May;
           E.Called = C.Callee;
           E.CalleeEffect = I;
           E.External = true;
@@ -466,6 +476,10 @@ void EffectAnalysis::computeFindings() {
           continue;
         if (E.Kind == EffectKind::GlobalRead && !mayChange(E))
           continue;
+        // A draw from a source the entry point saves and restores.
+        if (E.Kind == EffectKind::UnreplayedRng && !E.RngSource.empty() &&
+            llvm::is_contained(Site.Replays, E.RngSource))
+          continue;
         if (!Reported.insert({int(E.Kind), E.Loc.getRawEncoding()}).second)
           continue;
         Findings.push_back({&E, &Site, &C});
@@ -509,6 +523,9 @@ EffectAnalysis::externalEffects(const FunctionDecl *FD) const {
   if (!External || !FD || FD->getDefinition())
     return nullptr;
   if (Ctx.getSourceManager().isInSystemHeader(FD->getLocation()))
+    return nullptr;
+  // A modelled function is what its model says, wherever it is defined.
+  if (Known->lookup(*FD).Modelled)
     return nullptr;
   std::string Usr = usrOf(*FD);
   if (Usr.empty())
@@ -590,6 +607,10 @@ TUSummary EffectAnalysis::exportSummary() const {
       X.Target = E.Target;
       X.Subject = E.Subject;
       X.Detail = E.Detail;
+      X.RngSource = E.RngSource;
+      X.RngSourceText = E.RngSourceText;
+      X.Draws = E.Draws;
+      X.May = E.May;
       X.Virtual = E.Virtual;
       X.VarUsr = E.Var ? usrOf(*E.Var) : E.VarUsr;
       for (const ChainStep &Step : chain(FD, E)) {

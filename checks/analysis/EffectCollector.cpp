@@ -1,6 +1,7 @@
 //===--- EffectCollector.cpp - the direct effects of one body -------------===//
 
 #include "EffectCollector.h"
+#include "CheckpointSites.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
@@ -20,22 +21,6 @@ bool isRecomputingCall(const Expr *E) {
   const FunctionDecl *FD = Call->getDirectCallee();
   return FD && FD->getIdentifier() && FD->getName() == "recomputing" &&
          canonicalName(*FD) == "rematch::recomputing";
-}
-
-bool isModelledByName(const FunctionDecl &FD, const SourceManager &SM) {
-  if (!FD.hasBody())
-    return true;
-  if (SM.isInSystemHeader(FD.getLocation()))
-    return true;
-  const DeclContext *DC = FD.getDeclContext();
-  while (DC && !DC->isTranslationUnit()) {
-    if (const auto *NS = dyn_cast<NamespaceDecl>(DC))
-      if (!NS->isInline() && NS->getParent()->isTranslationUnit() &&
-          NS->getIdentifier() && NS->getName() == "std")
-        return true;
-    DC = DC->getParent();
-  }
-  return false;
 }
 
 namespace {
@@ -81,27 +66,93 @@ bool isEarlyExitGuard(const Stmt *S) {
   return isa<ReturnStmt>(Then);
 }
 
-bool isStdStreamObject(const VarDecl *VD) {
-  if (!VD || !VD->getIdentifier())
-    return false;
-  llvm::StringRef N = VD->getName();
-  if (N != "cout" && N != "cerr" && N != "clog" && N != "wcout" &&
-      N != "wcerr" && N != "wclog")
-    return false;
-  return canonicalName(*VD) == ("std::" + N).str();
+// A three-valued answer about a call site: unknown arguments count as
+// possibly having the effect.
+enum class Truth { No, Yes, Unknown };
+
+std::optional<bool> boolValue(const Expr *E, const ASTContext &Ctx) {
+  E = skipWrappers(E);
+  bool B;
+  if (E && !E->isValueDependent() && E->EvaluateAsBooleanCondition(B, Ctx))
+    return B;
+  return std::nullopt;
 }
 
-bool isStdFileHandle(const Expr *E) {
-  E = E->IgnoreParenImpCasts();
-  if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
-    if (DRE->getDecl()->getIdentifier()) {
-      llvm::StringRef N = DRE->getDecl()->getName();
-      return N == "stdout" || N == "stderr" || N == "_IO_2_1_stdout_" ||
-             N == "_IO_2_1_stderr_";
+// Whether an optional-typed argument is empty: `nullopt`, `{}`, an optional
+// built from nullopt_t; No when it is built from a value.
+Truth isNullopt(const Expr *E) {
+  E = skipWrappers(E);
+  if (!E)
+    return Truth::Yes;
+  if (const auto *D = dyn_cast<CXXDefaultArgExpr>(E))
+    return isNullopt(D->getExpr());
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
+    const ValueDecl *VD = DRE->getDecl();
+    if (VD->getIdentifier() && VD->getName() == "nullopt")
+      return Truth::Yes;
+    return Truth::Unknown;
+  }
+  if (const auto *IL = dyn_cast<InitListExpr>(E))
+    return IL->getNumInits() == 0 ? Truth::Yes : Truth::Unknown;
+  if (const auto *CE = dyn_cast<CXXConstructExpr>(E)) {
+    if (CE->getNumArgs() == 0)
+      return Truth::Yes;
+    const Expr *Arg = CE->getArg(0);
+    if (const CXXRecordDecl *RD =
+            Arg->getType().getNonReferenceType()->getAsCXXRecordDecl())
+      if (RD->getIdentifier() && RD->getName() == "nullopt_t")
+        return Truth::Yes;
+    if (CE->getConstructor()->isCopyOrMoveConstructor())
+      return isNullopt(Arg);
+    return Truth::No;
+  }
+  return Truth::Unknown;
+}
+
+// The argument an optional was built from, when it was built from a value.
+const Expr *optionalValue(const Expr *E) {
+  E = skipWrappers(E);
+  if (const auto *CE = dyn_cast_or_null<CXXConstructExpr>(E))
+    if (CE->getNumArgs() == 1 &&
+        !CE->getConstructor()->isCopyOrMoveConstructor())
+      return skipWrappers(CE->getArg(0));
+  return E;
+}
+
+// The value an options builder chain gives a field:
+// `Options().p(0.5).training(false)` gives `training` false. Default when
+// the chain starts from a fresh object without setting it; nothing when the
+// options come from a variable.
+std::optional<bool> fieldValue(const Expr *E, llvm::StringRef Field,
+                               std::optional<bool> Default,
+                               const ASTContext &Ctx) {
+  for (unsigned Depth = 0; E && Depth < 32; ++Depth) {
+    E = skipWrappers(E);
+    if (const auto *D = dyn_cast<CXXDefaultArgExpr>(E)) {
+      E = D->getExpr();
+      continue;
     }
-  // glibc's stdout is a macro for the variable `stdout`; others use
-  // (&__sF[1]) or similar: accept those by spelling.
-  return false;
+    if (const auto *MC = dyn_cast<CXXMemberCallExpr>(E)) {
+      const CXXMethodDecl *MD = MC->getMethodDecl();
+      if (MD && MD->getIdentifier() && MD->getName() == Field &&
+          MC->getNumArgs() == 1)
+        return boolValue(MC->getArg(0), Ctx);
+      E = MC->getImplicitObjectArgument();
+      continue;
+    }
+    if (const auto *CE = dyn_cast<CXXConstructExpr>(E)) {
+      if (CE->getConstructor()->isCopyOrMoveConstructor() &&
+          CE->getNumArgs() == 1) {
+        E = CE->getArg(0);
+        continue;
+      }
+      return Default;
+    }
+    if (isa<InitListExpr>(E))
+      return Default;
+    return std::nullopt;
+  }
+  return std::nullopt;
 }
 
 std::optional<llvm::APSInt> intValue(const Expr *E, const ASTContext &Ctx) {
@@ -251,23 +302,7 @@ public:
       return true;
     if (isRecomputingCall(CE))
       return true;
-    switch (Known.classify(*Callee)) {
-    case Family::None:
-      break;
-    case Family::Logging:
-      recordUnconditional(EffectKind::Logging, CE, Callee);
-      return true;
-    case Family::Io:
-      recordUnconditional(EffectKind::Io, CE, Callee);
-      return true;
-    case Family::Rng:
-      recordUnconditional(EffectKind::UnreplayedRng, CE, Callee);
-      return true;
-    case Family::Clock:
-      recordUnconditional(EffectKind::Nondeterminism, CE, Callee);
-      return true;
-    }
-    if (visitCStdio(CE, *Callee))
+    if (applyModel(*Callee, CE, nullptr, false, args(CE)))
       return true;
     if (Callee->getIdentifier() && Callee->getName() == "getline" &&
         CE->getNumArgs() > 0 &&
@@ -288,11 +323,9 @@ public:
       return true;
     }
     const CXXConstructorDecl *Ctor = CE->getConstructor();
-    if (Known.classify(*Ctor) == Family::Logging) {
-      addEffect(EffectKind::Logging, Root::of(Root::Unconditional),
-                canonicalName(*Ctor->getParent()), "", CE->getBeginLoc());
+    if (applyModel(*Ctor, CE, nullptr, false,
+                   llvm::ArrayRef(CE->getArgs(), CE->getNumArgs())))
       return true;
-    }
     addCall(*Ctor, CE->getBeginLoc(), nullptr,
             llvm::ArrayRef(CE->getArgs(), CE->getNumArgs()), false);
     return true;
@@ -365,7 +398,7 @@ private:
     // A user-defined operator with a body here is a call like any other: its
     // summary says what it does to the object and to the world.
     if (Callee && isa<CXXMethodDecl>(Callee) &&
-        !isModelledByName(*Callee, SM) &&
+        !Known.isModelled(*Callee, SM) &&
         (Op == OO_Equal || Op == OO_PlusPlus || Op == OO_MinusMinus ||
          isCompoundAssignOperator(Op))) {
       consume(Obj);
@@ -376,7 +409,8 @@ private:
     }
     if (Op == OO_Equal && Callee && isa<CXXMethodDecl>(Callee)) {
       if (!isMapSubscript(Obj))
-        record(EffectKind::StateWrite, Obj, OC->getBeginLoc(), "");
+        record(EffectKind::StateWrite, Obj, OC->getBeginLoc(), "",
+               /*Rebind=*/true);
       consume(Obj);
       return true;
     }
@@ -429,7 +463,14 @@ private:
     }
 
     if (Callee) {
-      if (const auto *MD = dyn_cast<CXXMethodDecl>(Callee))
+      const auto *MD = dyn_cast<CXXMethodDecl>(Callee);
+      bool Member = MD && !MD->isStatic();
+      if (applyModel(*Callee, OC, Member ? Obj : nullptr, false,
+                     Member ? llvm::ArrayRef(OC->getArgs() + 1,
+                                             OC->getNumArgs() - 1)
+                            : llvm::ArrayRef(OC->getArgs(), OC->getNumArgs())))
+        return true;
+      if (MD)
         if (!MD->isStatic()) {
           addCall(*Callee, OC->getBeginLoc(), Obj,
                   llvm::ArrayRef(OC->getArgs() + 1, OC->getNumArgs() - 1),
@@ -463,29 +504,16 @@ private:
     };
     llvm::StringRef Name = MD->getIdentifier() ? MD->getName() : "";
 
-    switch (Known.classify(*MD)) {
-    case Family::None:
-      break;
-    case Family::Logging:
-      recordUnconditional(EffectKind::Logging, MC, MD);
+    if (applyModel(*MD, MC, MD->isStatic() ? nullptr : Obj, Arrow,
+                   args(MC)))
       return true;
-    case Family::Io:
-      recordUnconditional(EffectKind::Io, MC, MD);
-      return true;
-    case Family::Rng:
-      recordUnconditional(EffectKind::UnreplayedRng, MC, MD);
-      return true;
-    case Family::Clock:
-      recordUnconditional(EffectKind::Nondeterminism, MC, MD);
-      return true;
-    }
 
     if (Known.isContainer(T)) {
-      if (KnownFunctions::isMutatingContainerMethod(Name))
+      if (Known.isContainerMutator(Name))
         Record(EffectKind::CacheWrite, Name.str());
       return true;
     }
-    if (isAtomic(T)) {
+    if (Known.isAtomic(T)) {
       if (Name.starts_with("fetch_"))
         Record(EffectKind::CounterUpdate, Name.str());
       else if (Name == "store" || Name == "exchange" ||
@@ -531,34 +559,6 @@ private:
     return true;
   }
 
-  // fprintf(stdout, ...) is logging, fprintf(file, ...) is I/O; likewise
-  // write(1|2, ...) against write(fd, ...).
-  bool visitCStdio(const CallExpr *CE, const FunctionDecl &Callee) {
-    std::string Name = canonicalName(Callee);
-    int StreamArg = -1;
-    if (Name == "fprintf" || Name == "vfprintf" || Name == "fflush" ||
-        Name == "fscanf")
-      StreamArg = 0;
-    else if (Name == "fputs" || Name == "fputc" || Name == "putc")
-      StreamArg = 1;
-    else if (Name == "fwrite")
-      StreamArg = 3;
-    if (StreamArg >= 0 && (unsigned)StreamArg < CE->getNumArgs()) {
-      bool Std = isStdFileHandle(CE->getArg(StreamArg));
-      addEffect(Std ? EffectKind::Logging : EffectKind::Io,
-                Root::of(Root::Unconditional), Name, "", CE->getBeginLoc(), CE);
-      return true;
-    }
-    if (Name == "write" && CE->getNumArgs() == 3) {
-      std::optional<llvm::APSInt> Fd = intValue(CE->getArg(0), Ctx);
-      bool Std = Fd && (*Fd == 1 || *Fd == 2);
-      addEffect(Std ? EffectKind::Logging : EffectKind::Io,
-                Root::of(Root::Unconditional), Name, "", CE->getBeginLoc(), CE);
-      return true;
-    }
-    return false;
-  }
-
   // --- roots ----------------------------------------------------------------
 
   // The root of the object an lvalue designates.
@@ -597,7 +597,10 @@ private:
       switch (OC->getOperator()) {
       case OO_Subscript:
         return rootOf(OC->getArg(0), Depth + 1);
-      case OO_Star:
+      case OO_Star: // dereference, not multiplication
+        if (OC->getNumArgs() != 1)
+          return Root::local();
+        return pointeeRoot(OC->getArg(0), Depth + 1);
       case OO_Arrow:
         return pointeeRoot(OC->getArg(0), Depth + 1);
       case OO_Equal:
@@ -645,9 +648,29 @@ private:
       return rootOf(ME, Depth + 1);
     if (const auto *Cast = dyn_cast<ExplicitCastExpr>(E))
       return pointeeRoot(Cast->getSubExpr(), Depth + 1);
+    if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(E))
+      // inputs[0] of a list of handles shares the object the list holds.
+      if (OC->getOperator() == OO_Subscript && OC->getNumArgs() == 2 &&
+          Known.isHandle(OC->getType()))
+        return pointeeRoot(OC->getArg(0), Depth + 1);
     if (isa<CXXOperatorCallExpr>(E) || isa<CXXMemberCallExpr>(E))
       return rootOf(E, Depth + 1);
+    // A copy of a handle shares its object.
+    E = skipWrappers(E);
+    if (const auto *CE = dyn_cast<CXXConstructExpr>(E))
+      if (CE->getNumArgs() == 1 &&
+          CE->getConstructor()->isCopyOrMoveConstructor() &&
+          Known.isHandle(CE->getType()))
+        return pointeeRoot(CE->getArg(0), Depth + 1);
     return Root::local();
+  }
+
+  // The root of the object a change through E lands on: for a handle (a
+  // tensor, a module holder), the object it shares; otherwise E's own.
+  Root storageRoot(const Expr *E) {
+    if (E && Known.isHandle(E->getType()))
+      return pointeeRoot(E);
+    return rootOf(E);
   }
 
   Root thisRoot() const {
@@ -691,7 +714,8 @@ private:
         QualType T = PVD->getType();
         if (T->isReferenceType() && !T.getNonReferenceType().isConstQualified())
           return Root::of(Root::Param, PVD->getFunctionScopeIndex());
-        if (Pointee && (T->isPointerType() || T->isReferenceType()))
+        if (Pointee && (T->isPointerType() || T->isReferenceType() ||
+                        Known.isHandle(T)))
           return Root::of(Root::Param, PVD->getFunctionScopeIndex());
         return Root::local();
       }
@@ -708,7 +732,8 @@ private:
       const Expr *Init = VD->getInit();
       if (Init && VD->getType()->isReferenceType())
         return Pointee ? pointeeRoot(Init, Depth + 1) : rootOf(Init, Depth + 1);
-      if (Init && Pointee && VD->getType()->isPointerType())
+      if (Init && Pointee &&
+          (VD->getType()->isPointerType() || Known.isHandle(VD->getType())))
         return pointeeRoot(Init, Depth + 1);
       return Root::local();
     }
@@ -732,11 +757,16 @@ private:
 
   void addEffect(EffectKind K, Root R, std::string Subject, std::string Detail,
                  SourceLocation L, const Expr *Source = nullptr) {
+    Effect E;
+    E.Kind = K;
+    addEffect(std::move(E), R, std::move(Subject), std::move(Detail), L,
+              Source);
+  }
+  void addEffect(Effect E, Root R, std::string Subject, std::string Detail,
+                 SourceLocation L, const Expr *Source = nullptr) {
     if (GuardDepth > 0)
       return;
-    Effect E;
     E.Source = LocOverride.isValid() ? nullptr : Source;
-    E.Kind = K;
     E.Target = R;
     E.Subject = std::move(Subject);
     E.Detail = std::move(Detail);
@@ -745,22 +775,210 @@ private:
   }
 
   // An effect on the object Target designates; nothing when it is local.
+  // A change through a handle (a tensor) lands on the object it shares,
+  // unless it rebinds the handle itself (Rebind: `t = ...`).
   void record(EffectKind K, const Expr *Target, SourceLocation L,
-              std::string Detail) {
+              std::string Detail, bool Rebind = false) {
     consume(Target);
-    Root R = rootOf(Target);
+    Root R = Rebind ? rootOf(Target) : storageRoot(Target);
     if (!R.isOutside())
       return;
     addEffect(K, R, describe(Target), std::move(Detail), L);
   }
 
-  void recordUnconditional(EffectKind K, const CallExpr *CE,
-                           const FunctionDecl *Callee) {
-    for (const Expr *Arg : CE->arguments())
+  // --- models -----------------------------------------------------------------
+
+  template <class Range> static std::vector<const Expr *> argList(Range R) {
+    std::vector<const Expr *> V;
+    for (const Expr *A : R)
+      V.push_back(A);
+    return V;
+  }
+  static std::vector<const Expr *> args(const CallExpr *CE) {
+    return argList(CE->arguments());
+  }
+
+  const Expr *argAt(const FunctionDecl &FD, const ArgRef &A,
+                    llvm::ArrayRef<const Expr *> Args) const {
+    int I = Known.paramIndex(FD, A);
+    return I >= 0 && unsigned(I) < Args.size() ? Args[I] : nullptr;
+  }
+
+  Truth evaluate(const Condition &C, const FunctionDecl &FD,
+                 llvm::ArrayRef<const Expr *> Args) const {
+    int I = Known.paramIndex(FD, C.Arg);
+    // No such parameter (another overload of the name has it): unknown, so
+    // that one entry can speak of several overloads.
+    if (I < 0)
+      return Truth::Unknown;
+    const Expr *A = unsigned(I) < Args.size() ? Args[I] : nullptr;
+    const bool Absent = !A || isa<CXXDefaultArgExpr>(A);
+    const Expr *V = A;
+    if (const auto *D = dyn_cast_or_null<CXXDefaultArgExpr>(A))
+      V = D->getExpr();
+    switch (C.Is) {
+    case Condition::Absent:
+      return Absent ? Truth::Yes : Truth::No;
+    case Condition::Nullopt:
+      return isNullopt(V);
+    case Condition::False:
+    case Condition::True: {
+      std::optional<bool> B = C.Field.empty()
+                                  ? boolValue(V, Ctx)
+                                  : fieldValue(V, C.Field, C.Default, Ctx);
+      if (!B)
+        return Truth::Unknown;
+      return *B == (C.Is == Condition::True) ? Truth::Yes : Truth::No;
+    }
+    }
+    return Truth::Unknown;
+  }
+
+  // Whether an entry's conditions let it apply to this call; what cannot be
+  // known statically counts as applying.
+  bool applies(const ModelEntry &E, const FunctionDecl &FD,
+               llvm::ArrayRef<const Expr *> Args) const {
+    for (const Condition &C : E.When)
+      if (evaluate(C, FD, Args) == Truth::No)
+        return false;
+    for (const Condition &C : E.Unless)
+      if (evaluate(C, FD, Args) == Truth::Yes)
+        return false;
+    return true;
+  }
+
+  // stdout, stderr, or the file descriptors 1 and 2.
+  bool isStdStream(const Expr *E) const {
+    E = E->IgnoreParenImpCasts();
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
+      if (DRE->getDecl()->getIdentifier() &&
+          Known.isStdHandle(DRE->getDecl()->getName()))
+        return true;
+    std::optional<llvm::APSInt> Fd = intValue(E, Ctx);
+    return Fd && (*Fd == 1 || *Fd == 2);
+  }
+
+  // The callee as the call spells it, when it is qualified there
+  // (`torch::dropout` for what is declared as at::dropout).
+  std::string spelledCallee(const Expr *Call, const CallModel &M) const {
+    const auto *CE = dyn_cast<CallExpr>(Call);
+    const auto *DRE =
+        CE ? dyn_cast<DeclRefExpr>(CE->getCallee()->IgnoreParenImpCasts())
+           : nullptr;
+    if (DRE && DRE->hasQualifier() && !DRE->getBeginLoc().isMacroID()) {
+      CharSourceRange R = CharSourceRange::getTokenRange(
+          DRE->getQualifierLoc().getBeginLoc(), DRE->getNameInfo().getEndLoc());
+      std::string Text =
+          Lexer::getSourceText(R, SM, Ctx.getLangOpts()).str();
+      Text.erase(llvm::remove_if(Text, [](char C) { return std::isspace(C); }),
+                 Text.end());
+      if (!Text.empty() && Text.size() < 80)
+        return Text;
+    }
+    return M.Name;
+  }
+
+  // What the models say a call does, recorded at the call; true when they
+  // describe effects of it (the call is then not followed into a body).
+  bool applyModel(const FunctionDecl &FD, const Expr *Call, const Expr *Obj,
+                  bool Arrow, llvm::ArrayRef<const Expr *> Args) {
+    const CallModel &M = Known.lookup(FD);
+    if (M.Effects.empty())
+      return false;
+    for (const Expr *Arg : Args)
       if (streamObject(Arg))
         consume(Arg);
-    addEffect(K, Root::of(Root::Unconditional), canonicalName(*Callee), "",
-              CE->getBeginLoc(), CE);
+    for (const ModelEntry *E : M.Effects)
+      if (applies(*E, FD, Args))
+        recordModelled(*E, M, FD, Call, Obj, Arrow, Args);
+    return true;
+  }
+
+  void recordModelled(const ModelEntry &ME, const CallModel &M,
+                      const FunctionDecl &FD, const Expr *Call,
+                      const Expr *Obj, bool Arrow,
+                      llvm::ArrayRef<const Expr *> Args) {
+    const SourceLocation L = Call->getBeginLoc();
+    Effect E;
+    E.May = ME.May;
+    switch (ME.Effect) {
+    case ModelEffect::Rng: {
+      // A generator passed in: the draw is from that object.
+      if (ME.Generator)
+        if (const Expr *G = argAt(FD, *ME.Generator, Args);
+            G && !isa<CXXDefaultArgExpr>(G) && isNullopt(G) != Truth::Yes) {
+          const Expr *Gen = optionalValue(G);
+          if (Known.isReplayedGenerator(Gen->getType())) {
+            consume(Gen);
+            return;
+          }
+          consume(Gen);
+          Root R = storageRoot(Gen);
+          if (!R.isOutside())
+            return;
+          E.Kind = EffectKind::UnreplayedRng;
+          E.Draws = ME.Draws;
+          addEffect(std::move(E), R, describe(Gen), "", L);
+          return;
+        }
+      E.Kind = EffectKind::UnreplayedRng;
+      E.RngSource = ME.Source;
+      if (const ModelSource *S = Known.models().source(ME.Source))
+        E.RngSourceText = S->Description;
+      E.Draws = ME.Draws;
+      std::string Subject = !ME.Subject.empty() ? ME.Subject
+                            : ME.Source.empty() ? M.Name
+                                                : spelledCallee(Call, M);
+      addEffect(std::move(E), Root::of(Root::Unconditional),
+                std::move(Subject), "", L, Call);
+      return;
+    }
+    case ModelEffect::StateWrite:
+    case ModelEffect::CounterUpdate:
+    case ModelEffect::CacheWrite: {
+      E.Kind = ME.Effect == ModelEffect::StateWrite ? EffectKind::StateWrite
+               : ME.Effect == ModelEffect::CounterUpdate
+                   ? EffectKind::CounterUpdate
+                   : EffectKind::CacheWrite;
+      const Expr *Target =
+          ME.On.K == ModelTarget::This ? Obj : argAt(FD, ME.On.Arg, Args);
+      bool ThroughPointer = ME.On.K == ModelTarget::This && Arrow;
+      if (!Target)
+        return;
+      consume(Target);
+      Root R = ThroughPointer ? pointeeRoot(Target) : storageRoot(Target);
+      if (!R.isOutside())
+        return;
+      // What of the object the model says is written (a module's
+      // running_mean), or the object.
+      std::string Subject = !ME.Subject.empty()
+                                ? ME.Subject
+                                : describeObject(Target, ThroughPointer);
+      addEffect(std::move(E), R, std::move(Subject), FD.getNameAsString(), L);
+      return;
+    }
+    case ModelEffect::Logging:
+    case ModelEffect::Io:
+    case ModelEffect::Nondeterminism: {
+      E.Kind = ME.Effect == ModelEffect::Logging ? EffectKind::Logging
+               : ME.Effect == ModelEffect::Io    ? EffectKind::Io
+                                                 : EffectKind::Nondeterminism;
+      if (ME.StdStreamArg)
+        if (const Expr *S = argAt(FD, *ME.StdStreamArg, Args);
+            S && isStdStream(S))
+          E.Kind = EffectKind::Logging;
+      std::string Subject = M.Name;
+      if (!ME.Subject.empty())
+        Subject = ME.Subject;
+      else if (const auto *Ctor = dyn_cast<CXXConstructorDecl>(&FD))
+        Subject = canonicalName(*Ctor->getParent());
+      addEffect(std::move(E), Root::of(Root::Unconditional), std::move(Subject),
+                "", L, isa<CXXConstructExpr>(Call) ? nullptr : Call);
+      return;
+    }
+    case ModelEffect::Pure:
+      return;
+    }
   }
 
   // Reading or writing a file stream: I/O when the stream outlives the call;
@@ -808,7 +1026,14 @@ private:
     }
     for (unsigned I = 0; I < Callee.getNumParams() && I < Args.size(); ++I) {
       QualType PT = Callee.getParamDecl(I)->getType();
-      if (PT->isReferenceType() &&
+      if (Known.isHandle(PT)) {
+        // A handle, by value or by reference, shares its object: what the
+        // callee changes through it lands there.
+        if (PT->isReferenceType() &&
+            !PT.getNonReferenceType().isConstQualified())
+          consume(Args[I]);
+        C.Args.push_back(pointeeRoot(Args[I]));
+      } else if (PT->isReferenceType() &&
           !PT.getNonReferenceType().isConstQualified()) {
         // Bound to the callee, which says what it does with it.
         consume(Args[I]);
@@ -913,17 +1138,11 @@ private:
     }
   }
 
-  bool isAtomic(QualType T) const {
-    llvm::StringRef N = Known.className(T);
-    return N == "std::atomic" || N == "std::atomic_ref" ||
-           N.starts_with("std::__atomic");
-  }
-
   const VarDecl *streamObject(const Expr *E) const {
     E = E->IgnoreParenImpCasts();
     if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
       if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()))
-        if (isStdStreamObject(VD))
+        if (Known.isLogStream(*VD))
           return VD;
     return nullptr;
   }

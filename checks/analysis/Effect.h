@@ -61,6 +61,13 @@ struct Effect {
   // Set for a read of a namespace-scope global, for the init-capture fix-it.
   const VarDecl *Var = nullptr;
   bool Spelled = false; // Var was named unqualified at Loc (fix-it is safe)
+  // From a model: the named random source drawn from ("torch.default"),
+  // how messages call it, what is drawn ("mask"), and the condition under
+  // which the effect happens at all ("in training mode"), when only then.
+  std::string RngSource;
+  std::string RngSourceText;
+  std::string Draws;
+  std::string May;
 
   // Set when the effect was inherited from a call: the callee and the index
   // of the callee's effect it comes from. Loc is then the call.

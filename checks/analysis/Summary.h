@@ -21,7 +21,7 @@
 namespace clang::tidy::rematch {
 
 // Bumped whenever the format or its meaning changes: older files are stale.
-inline constexpr int SummaryFormatVersion = 2;
+inline constexpr int SummaryFormatVersion = 3;
 
 struct PlainLocation {
   std::string File;
@@ -44,6 +44,12 @@ struct SummaryEffect {
   std::string Detail;
   bool Virtual = false;
   std::string VarUsr; // rematch-global-read: the global's USR
+  // From a model (Effect): the random source, its wording, what is drawn,
+  // and when only.
+  std::string RngSource;
+  std::string RngSourceText;
+  std::string Draws;
+  std::string May;
   std::vector<SummaryStep> Chain; // from the function's body to the effect
 };
 

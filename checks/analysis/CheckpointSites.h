@@ -9,6 +9,7 @@
 #define REMATCH_CHECKS_CHECKPOINTSITES_H
 
 #include "clang/AST/Decl.h"
+#include "ModelSet.h"
 #include "clang/AST/ExprCXX.h"
 #include "llvm/ADT/StringSet.h"
 #include <string>
@@ -35,28 +36,29 @@ struct CheckpointSite {
   const CallExpr *Call = nullptr;
   std::string EntryPoint; // qualified name of the called entry point
   std::vector<Callable> Callables;
+  std::vector<std::string> Replays; // the random sources it replays
 };
 
 class EntryPoints {
 public:
-  // The built-in entry points plus Extra (qualified names).
-  explicit EntryPoints(const std::vector<std::string> &Extra);
+  // The entry points the models and the configuration name.
+  explicit EntryPoints(const ModelSet &Models);
 
   // The name FD is known by, when it is an entry point.
   std::optional<std::string> match(const FunctionDecl &FD) const;
 
-  static const std::vector<std::string> &builtin();
+  // The random sources the entry point replays.
+  const std::vector<std::string> &replays(llvm::StringRef Name) const {
+    return Replays.find(Name)->second;
+  }
 
   // Some parameter of FD might carry the rematch::recomputed annotation.
   bool mayBeAnnotated(const FunctionDecl &FD) const;
 
 private:
-  llvm::StringSet<> Names;
+  llvm::StringMap<std::vector<std::string>> Replays; // by qualified name
   llvm::StringSet<> LastNames; // "forward", "checkpoint", ...
 };
-
-// Qualified name without template arguments: Runner<int>::run -> Runner::run.
-std::string withoutTemplateArgs(llvm::StringRef Name);
 
 // Parameter I of FD (or of the template it was instantiated from) carries
 // [[clang::annotate("rematch::recomputed")]].

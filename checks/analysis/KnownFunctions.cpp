@@ -1,0 +1,274 @@
+//===--- KnownFunctions.cpp - the models, matched against one AST ---------===//
+
+#include "KnownFunctions.h"
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/DeclCXX.h"
+#include "clang/AST/DeclTemplate.h"
+#include "clang/AST/PrettyPrinter.h"
+#include "clang/Basic/SourceManager.h"
+
+namespace clang::tidy::rematch {
+
+std::string canonicalName(const NamedDecl &D) {
+  PrintingPolicy Policy(D.getASTContext().getLangOpts());
+  Policy.SuppressInlineNamespace = true;
+  Policy.SuppressUnwrittenScope = true;
+  Policy.SuppressTemplateArgsInCXXConstructors = true;
+  std::string Name;
+  llvm::raw_string_ostream OS(Name);
+  D.printQualifiedName(OS, Policy);
+  OS.flush();
+  return Name;
+}
+
+std::string withoutTemplateArgs(llvm::StringRef Name) {
+  std::string Out;
+  int Depth = 0;
+  for (size_t I = 0; I < Name.size(); ++I) {
+    char C = Name[I];
+    // operator<, operator<< and friends are names, not argument lists.
+    if (Name.substr(I).starts_with("operator")) {
+      size_t End = I + 8;
+      while (End < Name.size() && !std::isalnum((unsigned char)Name[End]) &&
+             Name[End] != '_' && Name[End] != ':' && Name[End] != '(')
+        ++End;
+      if (Depth == 0)
+        Out += Name.substr(I, End - I).str();
+      I = End - 1;
+      continue;
+    }
+    if (C == '<')
+      ++Depth;
+    else if (C == '>' && Depth > 0)
+      --Depth;
+    else if (Depth == 0)
+      Out += C;
+  }
+  return Out;
+}
+
+namespace {
+
+std::string withoutSpaces(llvm::StringRef S) {
+  std::string Out;
+  for (char C : S)
+    if (C != ' ' && C != '\t')
+      Out += C;
+  return Out;
+}
+
+// A parameter's type as a model spells it: without references, cv and
+// sugar, fully qualified, no spaces.
+std::string typeSpelling(QualType T, const ASTContext &Ctx) {
+  T = T.getNonReferenceType().getCanonicalType().getUnqualifiedType();
+  PrintingPolicy P(Ctx.getLangOpts());
+  P.SuppressTagKeyword = true;
+  P.FullyQualifiedName = true;
+  P.SuppressInlineNamespace = true;
+  return withoutSpaces(T.getAsString(P));
+}
+
+bool paramMatches(const ParmVarDecl &P, unsigned Index, const ArgRef &A,
+                  const ASTContext &Ctx) {
+  if (A.Index >= 0)
+    return unsigned(A.Index) == Index;
+  if (!A.Param.empty())
+    return P.getIdentifier() && P.getName() == A.Param;
+  return typeSpelling(P.getType(), Ctx) == withoutSpaces(A.Type);
+}
+
+bool hasParam(const FunctionDecl &FD, const ArgRef &A) {
+  for (unsigned I = 0; I < FD.getNumParams(); ++I)
+    if (paramMatches(*FD.getParamDecl(I), I, A, FD.getASTContext()))
+      return true;
+  return false;
+}
+
+// Some function of FD's name in FD's scope (an overload, a template) has
+// the parameter: `at::randn(size)` draws because `at::randn(size, gen)`
+// says where from.
+bool overloadHasParam(const FunctionDecl &FD, const ArgRef &A) {
+  const DeclContext *DC = FD.getDeclContext()->getRedeclContext();
+  for (const NamedDecl *ND : DC->lookup(FD.getDeclName())) {
+    const FunctionDecl *Other = ND->getAsFunction();
+    if (Other && hasParam(*Other, A))
+      return true;
+  }
+  return false;
+}
+
+bool inScope(llvm::StringRef Scope, llvm::StringRef Outer) {
+  return Scope == Outer ||
+         (Scope.starts_with(Outer) && Scope.substr(Outer.size())
+                                          .starts_with("::"));
+}
+
+bool ruleMatches(const ModelEntry &R, const FunctionDecl &FD,
+                 llvm::StringRef Scope, llvm::StringRef Last) {
+  if (!R.Namespaces.empty() &&
+      llvm::none_of(R.Namespaces,
+                    [&](const std::string &NS) { return inScope(Scope, NS); }))
+    return false;
+  if (!R.Classes.empty() && !llvm::is_contained(R.Classes, Scope))
+    return false;
+  if (!R.Names.empty() && !llvm::is_contained(R.Names, Last))
+    return false;
+  if (!Last.starts_with(R.NamePrefix) || !Last.ends_with(R.NameSuffix))
+    return false;
+  if (R.HasParam && !hasParam(FD, *R.HasParam))
+    return false;
+  if (R.OverloadHasParam && !overloadHasParam(FD, *R.OverloadHasParam))
+    return false;
+  return true;
+}
+
+bool overloadMatches(const ModelEntry &E, const FunctionDecl &FD) {
+  if (!E.Params)
+    return true;
+  if (E.Params->size() != FD.getNumParams())
+    return false;
+  for (unsigned I = 0; I < FD.getNumParams(); ++I)
+    if (typeSpelling(FD.getParamDecl(I)->getType(), FD.getASTContext()) !=
+        withoutSpaces((*E.Params)[I]))
+      return false;
+  return true;
+}
+
+} // namespace
+
+KnownFunctions::KnownFunctions(std::shared_ptr<const ModelSet> Models)
+    : Models(std::move(Models)) {}
+
+CallModel KnownFunctions::compute(const FunctionDecl &FD) const {
+  CallModel M;
+  M.Name = withoutTemplateArgs(canonicalName(FD));
+  llvm::StringRef Full = M.Name;
+  llvm::ArrayRef<const ModelEntry *> Named = Models->named(Full);
+  // A C function reached through std:: (libc++ declares some there).
+  if (Named.empty() && Full.starts_with("std::") &&
+      !Full.drop_front(5).contains("::")) {
+    Named = Models->named(Full.drop_front(5));
+    if (!Named.empty())
+      M.Name = Full.drop_front(5).str();
+  }
+  unsigned NamedKinds = 0;
+  for (const ModelEntry *E : Named) {
+    if (!overloadMatches(*E, FD))
+      continue;
+    M.Modelled = true;
+    NamedKinds |= 1u << unsigned(E->Effect);
+    if (E->Effect != ModelEffect::Pure)
+      M.Effects.push_back(E);
+  }
+  llvm::ArrayRef<const ModelEntry *> Rules = Models->rules();
+  // A function's own `pure` entry says it has no effect, whatever the
+  // rules of its family say.
+  if (Rules.empty() || (NamedKinds & (1u << unsigned(ModelEffect::Pure))))
+    return M;
+  size_t Colon = Full.rfind("::");
+  llvm::StringRef Scope =
+      Colon == llvm::StringRef::npos ? "" : Full.take_front(Colon);
+  llvm::StringRef Last =
+      Colon == llvm::StringRef::npos ? Full : Full.drop_front(Colon + 2);
+  for (const ModelEntry *R : Rules) {
+    // A function's own entry says what it does of its kinds of effect.
+    if (NamedKinds & (1u << unsigned(R->Effect)))
+      continue;
+    if (!ruleMatches(*R, FD, Scope, Last))
+      continue;
+    M.Modelled = true;
+    if (R->Effect != ModelEffect::Pure)
+      M.Effects.push_back(R);
+  }
+  return M;
+}
+
+const CallModel &KnownFunctions::lookup(const FunctionDecl &FD) const {
+  const FunctionDecl *Key = FD.getCanonicalDecl();
+  auto [It, Inserted] = Index.try_emplace(Key, Calls.size());
+  if (Inserted)
+    Calls.push_back(compute(FD));
+  return Calls[It->second];
+}
+
+int KnownFunctions::paramIndex(const FunctionDecl &FD,
+                               const ArgRef &A) const {
+  auto [It, Inserted] = Params.try_emplace({&FD, &A}, -1);
+  if (Inserted)
+    for (unsigned I = 0; I < FD.getNumParams(); ++I)
+      if (paramMatches(*FD.getParamDecl(I), I, A, FD.getASTContext())) {
+        It->second = int(I);
+        break;
+      }
+  return It->second;
+}
+
+bool KnownFunctions::isModelled(const FunctionDecl &FD,
+                                const SourceManager &SM) const {
+  if (!FD.hasBody())
+    return true;
+  if (SM.isInSystemHeader(FD.getLocation()))
+    return true;
+  const DeclContext *DC = FD.getDeclContext();
+  while (DC && !DC->isTranslationUnit()) {
+    if (const auto *NS = dyn_cast<NamespaceDecl>(DC))
+      if (!NS->isInline() && NS->getParent()->isTranslationUnit() &&
+          NS->getIdentifier() && NS->getName() == "std")
+        return true;
+    DC = DC->getParent();
+  }
+  return lookup(FD).Modelled;
+}
+
+const KnownFunctions::ClassInfo &
+KnownFunctions::classInfo(QualType T) const {
+  static const ClassInfo None;
+  T = T.getNonReferenceType().getCanonicalType();
+  if (const auto *PT = T->getAs<PointerType>())
+    T = PT->getPointeeType().getCanonicalType();
+  const CXXRecordDecl *RD = T->getAsCXXRecordDecl();
+  if (!RD)
+    return None;
+  auto [It, Inserted] = Classes.try_emplace(RD);
+  if (!Inserted)
+    return It->second;
+  ClassInfo I;
+  if (const auto *Spec = dyn_cast<ClassTemplateSpecializationDecl>(RD))
+    I.Name = canonicalName(*Spec->getSpecializedTemplate());
+  else
+    I.Name = canonicalName(*RD);
+  I.Kinds = Models->typeKinds(I.Name);
+  // What a class derives from it is too: torch::nn::Dropout is a
+  // ModuleHolder, a project's vector wrapper a container.
+  if (const CXXRecordDecl *Def = RD->getDefinition())
+    for (const CXXBaseSpecifier &B : Def->bases())
+      if (!B.getType()->isDependentType())
+        I.Kinds |= classInfo(B.getType()).Kinds;
+  // classInfo of a base may have grown the map: look the slot up again.
+  ClassInfo &Slot = Classes[RD];
+  Slot = std::move(I);
+  return Slot;
+}
+
+const std::string &KnownFunctions::className(QualType T) const {
+  return classInfo(T).Name;
+}
+
+bool KnownFunctions::isHandle(QualType T) const {
+  T = T.getNonReferenceType();
+  if (T->isPointerType())
+    return false;
+  return is(T, TypeKind::Handle);
+}
+
+bool KnownFunctions::isLogStream(const VarDecl &VD) const {
+  if (!VD.getIdentifier() || !VD.hasGlobalStorage())
+    return false;
+  return Models->isLogStream(canonicalName(VD));
+}
+
+bool KnownFunctions::isAllowedGlobal(const NamedDecl &D) const {
+  return Models->isAllowedGlobal(canonicalName(D));
+}
+
+} // namespace clang::tidy::rematch

@@ -1,0 +1,111 @@
+//===--- KnownFunctions.h - the models, matched against one AST -*- C++ -*-===//
+//
+// Code we do not analyse body by body (the C and C++ standard libraries,
+// POSIX, frameworks such as libtorch, MLX and Eigen, anything without a body
+// here) is described by model files (ModelSet, docs/models.md). This is the
+// per-translation-unit side: it matches declarations against the models and
+// caches the answer per declaration, so that each call costs a lookup.
+//
+//===----------------------------------------------------------------------===//
+#ifndef REMATCH_CHECKS_ANALYSIS_KNOWNFUNCTIONS_H
+#define REMATCH_CHECKS_ANALYSIS_KNOWNFUNCTIONS_H
+
+#include "ModelSet.h"
+#include "clang/AST/Decl.h"
+#include "clang/AST/DeclCXX.h"
+#include "clang/AST/Type.h"
+#include "llvm/ADT/DenseMap.h"
+#include <deque>
+#include <string>
+
+namespace clang {
+class SourceManager;
+}
+
+namespace clang::tidy::rematch {
+
+// The qualified name with inline namespaces (std::__1) dropped.
+std::string canonicalName(const NamedDecl &D);
+
+// Qualified name without template arguments: Runner<int>::run -> Runner::run.
+std::string withoutTemplateArgs(llvm::StringRef Name);
+
+// What the models say of one function.
+struct CallModel {
+  // The body, if any, is not analysed: the models describe the function
+  // (possibly as having no effect at all).
+  bool Modelled = false;
+  // The entries whose effects a call has, before the call-site conditions.
+  std::vector<const ModelEntry *> Effects;
+  // The name the function is known by in messages.
+  std::string Name;
+};
+
+class KnownFunctions {
+public:
+  explicit KnownFunctions(std::shared_ptr<const ModelSet> Models);
+
+  const CallModel &lookup(const FunctionDecl &FD) const;
+
+  // The parameter of FD an argument reference names, or -1.
+  int paramIndex(const FunctionDecl &FD, const ArgRef &A) const;
+
+  // Whether FD's body is described by the models rather than analysed:
+  // anything without a body here, in a system header or in namespace std,
+  // and whatever a model names.
+  bool isModelled(const FunctionDecl &FD, const SourceManager &SM) const;
+
+  bool isContainer(QualType T) const { return is(T, TypeKind::Container); }
+  bool isMapLike(QualType T) const { return is(T, TypeKind::Map); }
+  bool isRandomEngine(QualType T) const {
+    return is(T, TypeKind::RandomEngine);
+  }
+  bool isRandomDevice(QualType T) const {
+    return is(T, TypeKind::RandomDevice);
+  }
+  bool isReplayedGenerator(QualType T) const {
+    return is(T, TypeKind::ReplayedGenerator);
+  }
+  bool isFileStream(QualType T) const { return is(T, TypeKind::FileStream); }
+  bool isAtomic(QualType T) const { return is(T, TypeKind::Atomic); }
+  // A value whose copies share one object: an in-place change through any
+  // copy changes them all. Only the type itself, not a pointer to it.
+  bool isHandle(QualType T) const;
+
+  bool isContainerMutator(llvm::StringRef Member) const {
+    return Models->isContainerMutator(Member);
+  }
+  bool isLogStream(const VarDecl &VD) const;
+  bool isStdHandle(llvm::StringRef Var) const {
+    return Models->isStdHandle(Var);
+  }
+  bool isAllowedGlobal(const NamedDecl &D) const;
+
+  const ModelSet &models() const { return *Models; }
+
+  // The qualified name of T's class (of its template, for a specialization),
+  // or empty; cached, since every member call asks.
+  const std::string &className(QualType T) const;
+
+private:
+  struct ClassInfo {
+    std::string Name;
+    unsigned Kinds = 0;
+  };
+  const ClassInfo &classInfo(QualType T) const;
+  bool is(QualType T, TypeKind K) const {
+    return classInfo(T).Kinds & (1u << unsigned(K));
+  }
+  CallModel compute(const FunctionDecl &FD) const;
+
+  std::shared_ptr<const ModelSet> Models;
+  mutable llvm::DenseMap<const FunctionDecl *, unsigned> Index;
+  mutable std::deque<CallModel> Calls; // stable addresses
+  mutable llvm::DenseMap<const CXXRecordDecl *, ClassInfo> Classes;
+  mutable llvm::DenseMap<std::pair<const FunctionDecl *, const ArgRef *>, int>
+      Params;
+};
+
+} // namespace clang::tidy::rematch
+
+#endif

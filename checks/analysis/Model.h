@@ -1,0 +1,153 @@
+//===--- Model.h - what code we cannot read does, as data ------*- C++ -*-===//
+//
+// A model file (models/*.yaml, or a project's own, docs/models.md) says what
+// library functions do to the world: a function by name, or a family by a
+// structural rule (its namespace or class, a name suffix, a parameter the
+// overload set takes), with the effect, its target, the random source it
+// draws from and the conditions under which it happens. It also names the
+// library's types (containers, engines, handles), its random sources and its
+// checkpoint entry points with the sources they replay.
+//
+//===----------------------------------------------------------------------===//
+#ifndef REMATCH_CHECKS_ANALYSIS_MODEL_H
+#define REMATCH_CHECKS_ANALYSIS_MODEL_H
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace clang::tidy::rematch {
+
+// What a modelled function does. Pure: nothing; the function is modelled
+// (its body, if visible, is not analysed) and has no effect.
+enum class ModelEffect {
+  Rng,
+  StateWrite,
+  CounterUpdate,
+  CacheWrite,
+  Logging,
+  Io,
+  Nondeterminism,
+  Pure,
+};
+
+// One argument of a call: by position (0-based, the object of a member call
+// not counted), by parameter name, or by the type of the parameter.
+struct ArgRef {
+  int Index = -1;
+  std::string Param;
+  std::string Type;
+  bool empty() const { return Index < 0 && Param.empty() && Type.empty(); }
+};
+
+// A fact about one argument at the call site.
+struct Condition {
+  ArgRef Arg;
+  enum Kind {
+    Absent,  // not written: the default argument is used
+    Nullopt, // absent, or written as nullopt / {} / an empty optional
+    False,   // a constant false (a literal, or a default of false)
+    True,    // a constant true
+  } Is = Absent;
+  // An options object: the condition is about the value its builder chain
+  // gives this field (`Options().training(false)`), or Default when the
+  // chain does not set it.
+  std::string Field;
+  std::optional<bool> Default;
+};
+
+// What an effect lands on.
+struct ModelTarget {
+  enum Kind { World, This, Argument } K = World;
+  ArgRef Arg;
+};
+
+struct ModelEntry {
+  // -- which functions ----------------------------------------------------
+  std::string Id;   // for Disable; a function entry's defaults to its Name
+  std::string Name; // a function entry: the qualified name
+  std::optional<std::vector<std::string>> Params; // one overload by types
+  // A rule entry: every condition set must hold.
+  // Declared in one of these namespaces (or nested in it, or in a class in
+  // it); a member of one of these classes (or class templates).
+  std::vector<std::string> Namespaces;
+  std::vector<std::string> Classes;
+  std::string NamePrefix, NameSuffix;
+  std::vector<std::string> Names; // unqualified names
+  std::optional<ArgRef> HasParam;         // the function has this parameter
+  std::optional<ArgRef> OverloadHasParam; // some overload of its name has it
+
+  // -- what they do --------------------------------------------------------
+  ModelEffect Effect = ModelEffect::Pure;
+  ModelTarget On;
+  std::string Source;              // rng: the named source drawn from
+  std::optional<ArgRef> Generator; // rng: the generator or key, when passed
+  std::vector<Condition> When;     // all must hold (or be unknown)
+  std::vector<Condition> Unless;   // none may hold
+  std::string May;      // only sometimes ("in training mode"): "may" wording
+  std::string Draws;    // rng: what is drawn ("mask"), for the message
+  std::string Subject;  // what the message names instead of the function
+  std::optional<ArgRef> StdStreamArg; // logging when this is stdout/stderr
+                                      // or fd 1/2, Effect otherwise
+
+  // -- where it was written -----------------------------------------------
+  std::string File;
+  unsigned Line = 0, Column = 0;
+
+  bool isRule() const { return Name.empty(); }
+};
+
+struct ModelSource {
+  std::string Name;        // "torch.default"
+  std::string Description; // "torch's default generator"
+  std::vector<std::string> ReplayedBy; // entry points that replay it
+};
+
+struct ModelEntryPoint {
+  std::string Name;                 // qualified
+  std::vector<std::string> Replays; // source names
+};
+
+// Kinds of types the collector treats specially (docs/models.md).
+enum class TypeKind {
+  Container,         // member calls listed in ContainerMutators write it
+  Map,               // operator[] inserts
+  RandomEngine,      // operator(), discard draw; seed writes
+  RandomDevice,      // every draw is fresh entropy
+  ReplayedGenerator, // replayed by the runtime, never a hazard
+  FileStream,        // opening is I/O, reading and writing too
+  Atomic,            // fetch_* count, store/exchange write
+  Handle,            // a copy shares the object (tensors, arrays)
+};
+
+struct ModelTypes {
+  TypeKind Kind;
+  std::vector<std::string> Names;
+};
+
+struct ModelFile {
+  std::string Path;
+  std::string Name; // the Model: key
+  std::vector<ModelSource> Sources;
+  std::vector<ModelEntryPoint> EntryPoints;
+  std::vector<ModelTypes> Types;
+  std::vector<std::string> ContainerMutators;
+  std::vector<std::string> LogStreams; // variables: std::cout, ...
+  std::vector<std::string> StdHandles; // C FILE* variables: stdout, ...
+  std::vector<ModelEntry> Functions;
+  std::vector<ModelEntry> Rules;
+  std::vector<std::string> Disable; // ids of entries switched off
+};
+
+// Parses one model file. Errors are "<Path>:<line>:<column>: error: <what>".
+llvm::Expected<ModelFile> parseModel(llvm::StringRef Text,
+                                     llvm::StringRef Path);
+llvm::Expected<ModelFile> loadModelFile(llvm::StringRef Path);
+
+llvm::StringRef effectName(ModelEffect E);
+
+} // namespace clang::tidy::rematch
+
+#endif

@@ -1,0 +1,234 @@
+//===--- ModelSet.cpp - the models in force for one configuration ---------===//
+
+#include "ModelSet.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+#include <dlfcn.h>
+#include <map>
+#include <mutex>
+
+using namespace llvm;
+
+namespace clang::tidy::rematch {
+
+namespace {
+
+std::string trimmedName(StringRef N) {
+  N = N.trim();
+  N.consume_front("::");
+  return N.str();
+}
+
+// The configuration's per-family lists are model entries by another name.
+void addConfigEntries(const Config &C, std::vector<ModelEntry> &Out) {
+  auto Add = [&](const std::vector<std::string> &Names, ModelEffect E) {
+    for (const std::string &N : Names) {
+      ModelEntry M;
+      M.Name = M.Id = trimmedName(N);
+      M.Effect = E;
+      M.File = C.Path;
+      if (!M.Name.empty())
+        Out.push_back(std::move(M));
+    }
+  };
+  Add(C.LoggingFunctions, ModelEffect::Logging);
+  Add(C.IoFunctions, ModelEffect::Io);
+  Add(C.RngFunctions, ModelEffect::Rng);
+  Add(C.ClockFunctions, ModelEffect::Nondeterminism);
+}
+
+} // namespace
+
+ModelSet::ModelSet(std::vector<std::shared_ptr<const ModelFile>> InFiles,
+                   const Config &C)
+    : Files(std::move(InFiles)) {
+  StringSet<> Disabled;
+  for (const auto &F : Files)
+    for (const std::string &Id : F->Disable)
+      Disabled.insert(Id);
+  addConfigEntries(C, ConfigEntries);
+
+  auto AddNamed = [&](const ModelEntry &E) {
+    if (!Disabled.contains(E.Id))
+      ByName[E.Name].push_back(&E);
+  };
+  for (const auto &F : Files) {
+    for (const ModelEntry &E : F->Functions)
+      AddNamed(E);
+    for (const ModelEntry &E : F->Rules)
+      if (!Disabled.contains(E.Id))
+        Rules.push_back(&E);
+    for (const ModelTypes &T : F->Types)
+      for (const std::string &N : T.Names)
+        if (!Disabled.contains(N))
+          Types[trimmedName(N)] |= 1u << unsigned(T.Kind);
+    for (const std::string &M : F->ContainerMutators)
+      ContainerMutators.insert(M);
+    for (const std::string &V : F->LogStreams)
+      LogStreams.insert(trimmedName(V));
+    for (const std::string &V : F->StdHandles)
+      StdHandles.insert(V);
+    for (const ModelSource &S : F->Sources)
+      Sources[S.Name] = S;
+    for (const ModelEntryPoint &P : F->EntryPoints)
+      if (!Disabled.contains(P.Name))
+        EntryPoints[trimmedName(P.Name)] = P.Replays;
+  }
+  // The configuration's entries after the files': a project's list names
+  // add to what a built-in model says of the same function.
+  for (const ModelEntry &E : ConfigEntries)
+    AddNamed(E);
+  for (const std::string &N : C.ContainerTypes)
+    Types[trimmedName(N)] |= 1u << unsigned(TypeKind::Container);
+  for (const std::string &N : C.AllowedGlobals)
+    AllowedGlobals.insert(trimmedName(N));
+  for (const std::string &N : C.CheckpointFunctions) {
+    std::string Name = trimmedName(N);
+    auto It = C.CheckpointReplays.find(Name);
+    std::vector<std::string> &Replays = EntryPoints[Name];
+    if (It != C.CheckpointReplays.end())
+      Replays = It->second;
+  }
+}
+
+ArrayRef<const ModelEntry *> ModelSet::named(StringRef Name) const {
+  auto It = ByName.find(Name);
+  if (It == ByName.end())
+    return {};
+  return It->second;
+}
+
+unsigned ModelSet::typeKinds(StringRef ClassName) const {
+  auto It = Types.find(ClassName);
+  return It == Types.end() ? 0 : It->second;
+}
+
+const ModelSource *ModelSet::source(StringRef Name) const {
+  auto It = Sources.find(Name);
+  return It == Sources.end() ? nullptr : &It->second;
+}
+
+// --- loading ----------------------------------------------------------------
+
+namespace {
+
+bool isDirectory(const Twine &P) { return sys::fs::is_directory(P); }
+
+} // namespace
+
+std::string builtinModelsDir() {
+  static const std::string Dir = [] {
+    Dl_info Info;
+    // The program or the plugin this function was linked into.
+    if (dladdr(reinterpret_cast<void *>(&builtinModelsDir), &Info) &&
+        Info.dli_fname) {
+      SmallString<256> Module(Info.dli_fname);
+      sys::fs::make_absolute(Module);
+      SmallString<256> Candidate = sys::path::parent_path(Module);
+      sys::path::append(Candidate, "..", "share", "rematch", "models");
+      sys::path::remove_dots(Candidate, /*remove_dot_dot=*/true);
+      if (isDirectory(Candidate))
+        return std::string(Candidate);
+    }
+#ifdef REMATCH_MODELS_SOURCE_DIR
+    if (isDirectory(REMATCH_MODELS_SOURCE_DIR))
+      return std::string(REMATCH_MODELS_SOURCE_DIR);
+#endif
+    return std::string();
+  }();
+  return Dir;
+}
+
+namespace {
+
+// Every model file is read once per process, whichever configuration names
+// it; a file that fails keeps failing with the same message.
+Expected<std::shared_ptr<const ModelFile>> loadOnce(const std::string &Path) {
+  static std::mutex Mutex;
+  static std::map<std::string, std::shared_ptr<const ModelFile>> Loaded;
+  static std::map<std::string, std::string> Failed;
+  std::lock_guard<std::mutex> Lock(Mutex);
+  if (auto It = Loaded.find(Path); It != Loaded.end())
+    return It->second;
+  if (auto It = Failed.find(Path); It != Failed.end())
+    return createStringError(std::errc::invalid_argument, "%s",
+                             It->second.c_str());
+  Expected<ModelFile> F = loadModelFile(Path);
+  if (!F) {
+    std::string Message = toString(F.takeError());
+    Failed[Path] = Message;
+    return createStringError(std::errc::invalid_argument, "%s",
+                             Message.c_str());
+  }
+  auto Shared = std::make_shared<const ModelFile>(std::move(*F));
+  Loaded[Path] = Shared;
+  return Shared;
+}
+
+std::vector<std::string> builtinModelFiles(const std::string &Dir) {
+  std::vector<std::string> Out;
+  std::error_code EC;
+  for (sys::fs::directory_iterator It(Dir, EC), End; It != End && !EC;
+       It.increment(EC))
+    if (sys::path::extension(It->path()) == ".yaml")
+      Out.push_back(It->path());
+  llvm::sort(Out);
+  return Out;
+}
+
+// What makes two configurations' model sets differ.
+std::string configKey(const Config &C) {
+  std::string K;
+  auto Add = [&](StringRef Tag, const std::vector<std::string> &L) {
+    K += Tag;
+    for (const std::string &S : L)
+      K += S + '\x1f';
+    K += '\x1e';
+  };
+  Add("M", C.Models);
+  Add("L", C.LoggingFunctions);
+  Add("I", C.IoFunctions);
+  Add("R", C.RngFunctions);
+  Add("C", C.ClockFunctions);
+  Add("T", C.ContainerTypes);
+  Add("A", C.AllowedGlobals);
+  Add("E", C.CheckpointFunctions);
+  for (const auto &[Name, Replays] : C.CheckpointReplays)
+    Add("P" + Name, Replays);
+  return K;
+}
+
+} // namespace
+
+Expected<std::shared_ptr<const ModelSet>> modelsFor(const Config &C) {
+  static std::mutex Mutex;
+  static std::map<std::string, std::shared_ptr<const ModelSet>> Sets;
+  std::string Key = configKey(C);
+  {
+    std::lock_guard<std::mutex> Lock(Mutex);
+    if (auto It = Sets.find(Key); It != Sets.end())
+      return It->second;
+  }
+  std::string Dir = builtinModelsDir();
+  if (Dir.empty())
+    return createStringError(
+        std::errc::no_such_file_or_directory,
+        "rematch: error: cannot find the built-in models (share/rematch/"
+        "models beside the program, or the source tree's models/)");
+  std::vector<std::string> Paths = builtinModelFiles(Dir);
+  for (const std::string &P : C.Models)
+    Paths.push_back(P);
+  std::vector<std::shared_ptr<const ModelFile>> Files;
+  for (const std::string &P : Paths) {
+    Expected<std::shared_ptr<const ModelFile>> F = loadOnce(P);
+    if (!F)
+      return F.takeError();
+    Files.push_back(std::move(*F));
+  }
+  auto Set = std::make_shared<const ModelSet>(std::move(Files), C);
+  std::lock_guard<std::mutex> Lock(Mutex);
+  return Sets.try_emplace(Key, std::move(Set)).first->second;
+}
+
+} // namespace clang::tidy::rematch

@@ -1,0 +1,78 @@
+//===--- ModelSet.h - the models in force for one configuration -*- C++ -*-===//
+//
+// The built-in model files (models/*.yaml, installed beside the program)
+// and a project's own (`Models:` in .rematch.yaml), merged into indexes
+// that answer per name: loaded once per process and per configuration, and
+// shared read-only by every analysis thread. The per-translation-unit side,
+// which matches declarations against these indexes, is KnownFunctions.
+//
+//===----------------------------------------------------------------------===//
+#ifndef REMATCH_CHECKS_ANALYSIS_MODELSET_H
+#define REMATCH_CHECKS_ANALYSIS_MODELSET_H
+
+#include "Config.h"
+#include "Model.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringSet.h"
+#include <memory>
+
+namespace clang::tidy::rematch {
+
+class ModelSet {
+public:
+  // Files in order: built-in ones first, then the project's. Config adds its
+  // function lists, container types, allowed globals and entry points.
+  ModelSet(std::vector<std::shared_ptr<const ModelFile>> Files,
+           const Config &C);
+
+  // Function entries by qualified name (a C function by its plain name).
+  llvm::ArrayRef<const ModelEntry *> named(llvm::StringRef Name) const;
+  llvm::ArrayRef<const ModelEntry *> rules() const { return Rules; }
+
+  // TypeKind bits of a qualified class (template) name.
+  unsigned typeKinds(llvm::StringRef ClassName) const;
+  bool isContainerMutator(llvm::StringRef Member) const {
+    return ContainerMutators.contains(Member);
+  }
+  bool isLogStream(llvm::StringRef QualifiedVar) const {
+    return LogStreams.contains(QualifiedVar);
+  }
+  bool isStdHandle(llvm::StringRef Var) const {
+    return StdHandles.contains(Var);
+  }
+  bool isAllowedGlobal(llvm::StringRef QualifiedVar) const {
+    return AllowedGlobals.contains(QualifiedVar);
+  }
+
+  const ModelSource *source(llvm::StringRef Name) const;
+  // The entry points the models and the configuration name, and what each
+  // replays (empty: nothing).
+  const llvm::StringMap<std::vector<std::string>> &entryPoints() const {
+    return EntryPoints;
+  }
+
+private:
+  std::vector<std::shared_ptr<const ModelFile>> Files;
+  std::vector<ModelEntry> ConfigEntries; // from the configuration's lists
+  llvm::StringMap<std::vector<const ModelEntry *>> ByName;
+  std::vector<const ModelEntry *> Rules;
+  llvm::StringMap<unsigned> Types;
+  llvm::StringSet<> ContainerMutators, LogStreams, StdHandles, AllowedGlobals;
+  llvm::StringMap<ModelSource> Sources;
+  llvm::StringMap<std::vector<std::string>> EntryPoints;
+};
+
+// Where the built-in models are: share/rematch/models beside the program or
+// plugin this code is in (installed, or copied there in the build tree),
+// else the source tree's models/. Empty when none exists.
+std::string builtinModelsDir();
+
+// The models for a configuration: the built-in files (read once per
+// process), the configuration's Models (each file read once per process,
+// relative paths against the configuration file's directory) and its lists.
+// An unreadable or malformed file is an error "<file>:<line>:<col>: ...".
+llvm::Expected<std::shared_ptr<const ModelSet>> modelsFor(const Config &C);
+
+} // namespace clang::tidy::rematch
+
+#endif

@@ -10,6 +10,7 @@ packages=(
   libtorch-dev  # optional for the build; CI builds and tests rematch::torch with it
   libeigen3-dev # Eigen headers for the framework-model tests
   libclang-rt-19-dev # sanitizer and libFuzzer runtimes (scripts/sanitize.sh, fuzz.sh)
+  chromium      # headless browser: the HTML report's rendering test
 )
 # Optional extras asked for by name, e.g. REMATCH_EXTRA_PACKAGES="libtorch-dev".
 if [[ -n "${REMATCH_EXTRA_PACKAGES:-}" ]]; then

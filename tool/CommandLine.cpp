@@ -23,7 +23,9 @@ OPTIONS:
   --summaries-dir=<dir>           whole-program analysis: one effect summary
                                   per translation unit in <dir>, reused while
                                   the file and its includes are unchanged
-  --format=text|json|sarif        output format (default: text)
+  --format=<format>               output format: text (default), json, sarif,
+                                  codeclimate (GitLab Code Quality), html (a
+                                  self-contained page, with --output)
   --output=<file>                 write the report to <file> (default: stdout)
   --chain=notes|inline            call chains as notes, or inline in the
                                   message (default: notes)
@@ -182,9 +184,14 @@ parseCommandLine(const std::vector<std::string> &Args) {
           O.OutputFormat = Format::Json;
         else if (Format == "sarif")
           O.OutputFormat = Format::Sarif;
+        else if (Format == "codeclimate")
+          O.OutputFormat = Format::CodeClimate;
+        else if (Format == "html")
+          O.OutputFormat = Format::Html;
         else
-          return usageError("unknown --format '" + Format +
-                            "' (expected text, json or sarif)");
+          return usageError(
+              "unknown --format '" + Format +
+              "' (expected text, json, sarif, codeclimate or html)");
       }
     } else if (Name == "chain") {
       E = Take(Chain);

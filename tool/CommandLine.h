@@ -14,7 +14,7 @@
 
 namespace rematch::tool {
 
-enum class Format { Text, Json, Sarif };
+enum class Format { Text, Json, Sarif, CodeClimate, Html };
 
 struct CliOptions {
   std::vector<std::string> Files;

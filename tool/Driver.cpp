@@ -527,6 +527,15 @@ int runRematch(const CliOptions &O, llvm::raw_ostream &Err) {
   case Format::Sarif:
     writeSarif(Out, R, ruleTable());
     break;
+  case Format::CodeClimate: {
+    llvm::SmallString<256> Cwd;
+    llvm::sys::fs::current_path(Cwd);
+    writeCodeClimate(Out, R, Cwd);
+    break;
+  }
+  case Format::Html:
+    writeHtml(Out, R, ruleTable(), readSourceFile);
+    break;
   }
   Out.flush();
   if (Out.has_error()) {

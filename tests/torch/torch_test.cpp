@@ -4,6 +4,7 @@
 #include "rematch/torch.h"
 
 #include "rematch/rematch.h"
+#include "torch_test_util.h"
 
 #include <gtest/gtest.h>
 #include <torch/torch.h>
@@ -44,24 +45,8 @@ struct NetImpl : torch::nn::Module {
 };
 TORCH_MODULE(Net);
 
-void copy_state(const torch::nn::Module &from, torch::nn::Module &to) {
-  torch::NoGradGuard no_grad;
-  auto src = from.named_parameters();
-  for (auto &p : to.named_parameters())
-    p.value().copy_(src[p.key()]);
-  auto bsrc = from.named_buffers();
-  for (auto &b : to.named_buffers())
-    b.value().copy_(bsrc[b.key()]);
-}
-
-std::vector<unsigned char> cpu_rng_state() {
-  at::Generator gen = at::detail::getDefaultCPUGenerator();
-  std::lock_guard<std::mutex> lock(gen.mutex());
-  at::Tensor s = gen.get_state();
-  std::vector<unsigned char> out(s.nbytes());
-  std::memcpy(out.data(), s.data_ptr(), out.size());
-  return out;
-}
+using rematch_test::copy_state;
+using rematch_test::cpu_rng_state;
 
 class TorchTest : public ::testing::Test {
 protected:

@@ -8,6 +8,9 @@
 // recompute had not happened (also when the recompute throws). In audit mode
 // (REMATCH_AUDIT=1, or Options::audit) both passes are recorded through a
 // rematch::Segment and compared.
+//
+// checkpoint_sequential() checkpoints a torch::nn::Sequential or a list of
+// modules or functions in segments, with PyTorch's segmenting rule.
 #ifndef REMATCH_TORCH_H
 #define REMATCH_TORCH_H
 
@@ -21,6 +24,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -30,6 +34,7 @@
 
 namespace torch::nn {
 class Module;
+class Sequential;
 } // namespace torch::nn
 
 namespace rematch::torch {
@@ -55,6 +60,16 @@ public:
   using std::runtime_error::runtime_error;
 };
 
+/// Thrown from backward when the engine asks a checkpoint for a gradient it
+/// cannot return: create_graph (double backward), or torch::autograd::grad
+/// (or backward with `inputs`) wanting the gradient of a tensor the recompute
+/// used but the forward did not. The message names the checkpoint and the
+/// remedy.
+class GradientNotReachable : public std::runtime_error {
+public:
+  using std::runtime_error::runtime_error;
+};
+
 /// The runtime id of torch's default CPU generator, registered with the
 /// runtime on first use (also by the first checkpoint), so that any
 /// rematch::Segment replays it too.
@@ -65,30 +80,52 @@ GeneratorId default_cpu_generator();
 std::vector<Report> take_reports();
 
 namespace detail {
+/// The modules whose buffers a checkpoint audits, each with the prefix of
+/// its buffer names in reports.
+using ModuleList = std::vector<std::pair<std::string, ::torch::nn::Module *>>;
+
 variable_list checkpoint(const Function &fn, const variable_list &inputs,
-                         ::torch::nn::Module *module, const Options &options,
+                         const ModuleList &modules, const Options &options,
                          bool audit);
 
+/// One step of checkpoint_sequential: a tensor-to-tensor function, and the
+/// module behind it (null for a plain function).
+struct Stage {
+  std::string name;
+  std::function<at::Tensor(const at::Tensor &)> fn;
+  ::torch::nn::Module *module = nullptr;
+};
+at::Tensor checkpoint_sequential(std::vector<Stage> stages, int segments,
+                                 const at::Tensor &input,
+                                 const Options &options, bool audit);
+at::Tensor checkpoint_sequential(::torch::nn::Sequential &seq, int segments,
+                                 const at::Tensor &input,
+                                 const Options &options, bool audit);
+
+template <class M>
+inline constexpr bool is_module_class_v =
+    std::is_class_v<M> &&std::is_base_of_v<::torch::nn::Module, M>;
+
 template <class M> auto &deref(M &m) {
-  if constexpr (std::is_class_v<M> && std::is_base_of_v<::torch::nn::Module, M>)
+  if constexpr (is_module_class_v<M>)
     return m;
   else
     return *m; // a ModuleHolder or a shared_ptr
 }
 
+// What `*m` is, when it is a module. A captureless lambda or a function
+// pointer is dereferenceable too (to a function): that must be a substitution
+// failure here, not a hard error, so such callables reach the function
+// overload.
 template <class M, class = void> struct module_of {};
-template <class M>
-struct module_of<M,
-                 std::enable_if_t<std::is_class_v<M> &&
-                                  std::is_base_of_v<::torch::nn::Module, M>>> {
+template <class M> struct module_of<M, std::enable_if_t<is_module_class_v<M>>> {
   using type = M;
 };
 template <class M>
-struct module_of<
-    M, std::enable_if_t<!std::is_base_of_v<::torch::nn::Module, M>,
-                        std::void_t<decltype(*std::declval<M &>())>>> {
+struct module_of<M, std::enable_if_t<!is_module_class_v<M> &&
+                                     is_module_class_v<std::remove_reference_t<
+                                         decltype(*std::declval<M &>())>>>> {
   using type = std::remove_reference_t<decltype(*std::declval<M &>())>;
-  static_assert(std::is_base_of_v<::torch::nn::Module, type>);
 };
 
 /// A module, a module holder (torch::nn::Linear) or a shared_ptr to a module.
@@ -126,6 +163,63 @@ bool try_forward(Impl &m, const variable_list &in, variable_list &out) {
 }
 
 [[noreturn]] void throw_bad_arity(std::size_t n);
+
+template <class P, class Impl, class = void>
+struct has_ptr : std::false_type {};
+template <class P, class Impl>
+struct has_ptr<P, Impl,
+               std::enable_if_t<std::is_convertible_v<
+                   decltype(std::declval<P &>().ptr()), std::shared_ptr<Impl>>>>
+    : std::true_type {};
+
+/// A shared_ptr to the module that keeps it alive as long as the graph when
+/// the caller passed a holder or a shared_ptr; a non-owning one for a module
+/// object, which the caller keeps alive (as for anything fn captures).
+template <class M, class Impl = typename module_of<std::remove_cv_t<M>>::type>
+std::shared_ptr<Impl> share(M &m) {
+  if constexpr (is_module_class_v<std::remove_cv_t<M>>)
+    return std::shared_ptr<Impl>(std::shared_ptr<Impl>(), &m);
+  else if constexpr (std::is_convertible_v<M &, std::shared_ptr<Impl>>)
+    return m;
+  else if constexpr (has_ptr<M, Impl>::value)
+    return m.ptr(); // torch::nn::ModuleHolder
+  else
+    return std::shared_ptr<Impl>(std::shared_ptr<Impl>(), &*m);
+}
+
+template <class Impl> Function module_function(std::shared_ptr<Impl> impl) {
+  return [impl = std::move(impl)](const variable_list &in) {
+    variable_list out;
+    if (try_forward<1>(*impl, in, out) || try_forward<2>(*impl, in, out) ||
+        try_forward<3>(*impl, in, out) || try_forward<4>(*impl, in, out))
+      return out;
+    throw_bad_arity(in.size());
+  };
+}
+
+template <class T> Stage stage_of(const T &f, std::size_t index) {
+  Stage s;
+  s.name = std::to_string(index);
+  if constexpr (is_module_like<T>::value) {
+    auto impl = share(const_cast<T &>(f));
+    s.module = impl.get();
+    s.fn = [impl](const at::Tensor &x) -> at::Tensor {
+      variable_list out = to_list(impl->forward(x));
+      if (out.size() != 1)
+        throw std::invalid_argument(
+            "rematch::torch::checkpoint_sequential: a module returned " +
+            std::to_string(out.size()) + " tensors; each step must return one");
+      return out[0];
+    };
+  } else {
+    static_assert(
+        std::is_invocable_r_v<at::Tensor, const T &, const at::Tensor &>,
+        "checkpoint_sequential: each element must be a module, a "
+        "module holder or a function from one tensor to one tensor");
+    s.fn = f;
+  }
+  return s;
+}
 } // namespace detail
 
 // The mode-dependent entry points live in the runtime's inline namespace, as
@@ -134,11 +228,15 @@ inline namespace REMATCH_MODE_NS {
 
 /// Runs `fn(inputs)` without keeping its activations; backward recomputes it
 /// with gradients enabled and back-propagates through the recomputation.
-/// Gradients reach `inputs` that require grad and every leaf `fn` uses (a
-/// module's parameters captured by the lambda).
+/// Gradients reach `inputs` that require grad and every tensor `fn` uses
+/// (a module's parameters captured by the lambda), through backward(),
+/// backward with `inputs` and torch::autograd::grad alike: the forward
+/// records which tensors `fn` uses and makes them arguments of the
+/// checkpoint's autograd node (see docs/torch.md).
 ///
-/// `fn` is anything a Function is constructible from (a lambda, a function,
-/// a Function). The overload is a constrained template rather than a plain
+/// `fn` is anything a Function is constructible from (a lambda with or
+/// without captures, a function or function pointer, a functor, a Function).
+/// The overload is a constrained template rather than a plain
 /// `Function` parameter because testing whether a torch::nn module holder
 /// converts to std::function is a hard error inside libtorch, not a
 /// substitution failure; module holders go to the overload below.
@@ -149,40 +247,69 @@ template <class F,
               int> = 0>
 variable_list checkpoint(F &&fn, const variable_list &inputs,
                          const Options &options = {}) {
-  return detail::checkpoint(Function(std::forward<F>(fn)), inputs, nullptr,
-                            options,
+  return detail::checkpoint(Function(std::forward<F>(fn)), inputs, {}, options,
                             options.audit.value_or(::rematch::detail::kAudit));
 }
 
-/// As above for a module's forward computed by `fn`; in audit mode the
-/// module's buffers (BatchNorm running statistics) are snapshotted around both
-/// passes and every buffer the recompute changes is reported as a repeated
-/// effect.
-inline variable_list checkpoint(::torch::nn::Module &module, Function fn,
-                                const variable_list &inputs,
-                                const Options &options = {}) {
-  return detail::checkpoint(fn, inputs, &module, options,
+/// As above for a module's forward computed by `fn` (a module, module holder
+/// or shared_ptr to one): in audit mode the module's buffers (BatchNorm
+/// running statistics) are snapshotted around both passes and every buffer
+/// the recompute changes is reported as a repeated effect.
+template <
+    class M, class F,
+    std::enable_if_t<std::conjunction_v<detail::is_module_like<M>,
+                                        std::is_constructible<Function, F>>,
+                     int> = 0>
+variable_list checkpoint(M &module, F &&fn, const variable_list &inputs,
+                         const Options &options = {}) {
+  return detail::checkpoint(Function(std::forward<F>(fn)), inputs,
+                            {{"", &detail::deref(module)}}, options,
                             options.audit.value_or(::rematch::detail::kAudit));
 }
 
 /// A module (or holder: `torch::nn::Linear`, `std::shared_ptr<M>`) whose
 /// forward takes `inputs.size()` tensors (1 to 4) and returns a tensor or a
-/// variable_list.
+/// variable_list. A holder or shared_ptr is kept alive by the graph.
 template <class M, class Impl = typename detail::module_of<M>::type>
 variable_list checkpoint(M &module, const variable_list &inputs,
                          const Options &options = {}) {
-  Impl &impl = detail::deref(module);
-  Function fn = [&impl](const variable_list &in) {
-    variable_list out;
-    if (detail::try_forward<1>(impl, in, out) ||
-        detail::try_forward<2>(impl, in, out) ||
-        detail::try_forward<3>(impl, in, out) ||
-        detail::try_forward<4>(impl, in, out))
-      return out;
-    detail::throw_bad_arity(in.size());
-  };
-  return checkpoint(static_cast<::torch::nn::Module &>(impl), std::move(fn),
-                    inputs, options);
+  std::shared_ptr<Impl> impl = detail::share(module);
+  ::torch::nn::Module *base = impl.get();
+  return detail::checkpoint(detail::module_function(std::move(impl)), inputs,
+                            {{"", base}}, options,
+                            options.audit.value_or(::rematch::detail::kAudit));
+}
+
+/// PyTorch's checkpoint_sequential: the modules of `seq` in `segments`
+/// segments of `size() / segments` modules each; the first `segments - 1`
+/// are checkpointed, the last one (the rest of the modules) runs without
+/// checkpointing, as its activations are needed by the backward right away.
+/// Each checkpointed segment audits the buffers of its modules. Throws
+/// std::invalid_argument unless 1 <= segments <= size().
+inline at::Tensor checkpoint_sequential(::torch::nn::Sequential &seq,
+                                        int segments, const at::Tensor &input,
+                                        const Options &options = {}) {
+  return detail::checkpoint_sequential(
+      seq, segments, input, options,
+      options.audit.value_or(::rematch::detail::kAudit));
+}
+
+/// The same over a list of modules, module holders or shared_ptrs to modules
+/// whose forward takes and returns one tensor, or of functions from one
+/// tensor to one tensor (lambdas, function pointers, std::function). Elements
+/// are copied into the graph: holders and shared_ptrs keep their modules
+/// alive.
+template <class T>
+at::Tensor checkpoint_sequential(const std::vector<T> &functions, int segments,
+                                 const at::Tensor &input,
+                                 const Options &options = {}) {
+  std::vector<detail::Stage> stages;
+  stages.reserve(functions.size());
+  for (std::size_t i = 0; i < functions.size(); ++i)
+    stages.push_back(detail::stage_of(functions[i], i));
+  return detail::checkpoint_sequential(
+      std::move(stages), segments, input, options,
+      options.audit.value_or(::rematch::detail::kAudit));
 }
 
 } // namespace REMATCH_MODE_NS

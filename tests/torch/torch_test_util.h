@@ -1,0 +1,37 @@
+// Helpers shared by the rematch::torch tests.
+#ifndef REMATCH_TESTS_TORCH_TEST_UTIL_H
+#define REMATCH_TESTS_TORCH_TEST_UTIL_H
+
+#include <torch/torch.h>
+
+#include <cstring>
+#include <mutex>
+#include <vector>
+
+namespace rematch_test {
+
+/// Copies parameters and buffers by name: two modules built alike then
+/// compute the same thing.
+inline void copy_state(const torch::nn::Module &from, torch::nn::Module &to) {
+  torch::NoGradGuard no_grad;
+  auto src = from.named_parameters();
+  for (auto &p : to.named_parameters())
+    p.value().copy_(src[p.key()]);
+  auto bsrc = from.named_buffers();
+  for (auto &b : to.named_buffers())
+    b.value().copy_(bsrc[b.key()]);
+}
+
+/// The full state of torch's default CPU generator.
+inline std::vector<unsigned char> cpu_rng_state() {
+  at::Generator gen = at::detail::getDefaultCPUGenerator();
+  std::lock_guard<std::mutex> lock(gen.mutex());
+  at::Tensor s = gen.get_state();
+  std::vector<unsigned char> out(s.nbytes());
+  std::memcpy(out.data(), s.data_ptr(), out.size());
+  return out;
+}
+
+} // namespace rematch_test
+
+#endif

@@ -5,7 +5,6 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/xxhash.h"
-#include <unistd.h>
 #include "llvm/ADT/STLExtras.h"
 
 namespace rematch::tool {
@@ -128,6 +127,18 @@ bool SummaryStore::isFresh(llvm::StringRef MainFile,
   return true;
 }
 
+bool SummaryStore::computedWith(llvm::StringRef MainFile,
+                                const ExternalSummaries &With) const {
+  std::lock_guard<std::mutex> Lock(Mutex);
+  auto It = ByMainFile.find(MainFile.str());
+  if (It == ByMainFile.end())
+    return false;
+  for (const auto &[Usr, Hash] : It->second.Dependencies)
+    if (With.hashOf(Usr) != Hash)
+      return false;
+  return true;
+}
+
 bool SummaryStore::systemInputsUnchanged(const std::string &Key) const {
   // Called with Mutex held.
   auto [It, Inserted] = SystemListFresh.try_emplace(Key, false);
@@ -160,6 +171,38 @@ SummaryStore::merged(const std::set<std::string> &Exclude) const {
   return Out;
 }
 
+namespace {
+
+// Writes Text to a temporary file of a name no other writer uses (runs in
+// other processes or threads write the same summary at the same time), then
+// renames it over Path: a reader sees the old file or the new one, never a
+// part. The temporary name does not end in ".summary.json", so a reader
+// listing the directory never takes one for a summary.
+std::error_code writeAtomically(llvm::StringRef Path, llvm::StringRef Text) {
+  int FD = -1;
+  llvm::SmallString<256> Temp;
+  if (std::error_code EC = llvm::sys::fs::createUniqueFile(
+          Path + ".tmp-%%%%%%%%%%%%", FD, Temp))
+    return EC;
+  std::error_code EC;
+  {
+    llvm::raw_fd_ostream OS(FD, /*shouldClose=*/true);
+    OS << Text;
+    OS.close();
+    if (OS.has_error()) {
+      EC = OS.error();
+      OS.clear_error();
+    }
+  }
+  if (!EC)
+    EC = llvm::sys::fs::rename(Temp, Path);
+  if (EC)
+    llvm::sys::fs::remove(Temp);
+  return EC;
+}
+
+} // namespace
+
 void SummaryStore::store(TUSummary S, llvm::StringRef CommandHash,
                          llvm::raw_ostream &Err) {
   S.CommandHash = CommandHash.str();
@@ -178,41 +221,23 @@ void SummaryStore::store(TUSummary S, llvm::StringRef CommandHash,
     llvm::SmallString<256> ListPath(Dir);
     llvm::sys::path::append(ListPath, "system-" + S.SystemInputsKey + ".list");
     if (!llvm::sys::fs::exists(ListPath)) {
-      std::string Temp = (ListPath + ".tmp" + std::to_string(::getpid())).str();
-      std::error_code EC;
-      {
-        llvm::raw_fd_ostream OS(Temp, EC);
-        if (!EC)
-          OS << List;
-      }
-      if (EC || llvm::sys::fs::rename(Temp, ListPath)) {
+      if (std::error_code EC = writeAtomically(ListPath, List)) {
         std::lock_guard<std::mutex> Lock(Mutex);
-        Err << ListPath << ": warning: cannot write the system-header list\n";
+        Err << ListPath << ": warning: cannot write the system-header list: "
+            << EC.message() << "\n";
         S.SystemInputsKey = "unwritten"; // never fresh
       }
     }
   }
   std::string Path = pathFor(S.MainFile);
   std::string Text = clang::tidy::rematch::serializeSummary(S);
-  // Write then rename, so a crash never leaves half a summary behind.
-  std::string Temp = Path + ".tmp";
-  {
-    std::error_code EC;
-    llvm::raw_fd_ostream OS(Temp, EC);
-    if (EC) {
-      std::lock_guard<std::mutex> Lock(Mutex);
-      Err << Temp << ": warning: cannot write summary: " << EC.message()
-          << "\n";
-      return;
-    }
-    OS << Text;
-  }
-  std::lock_guard<std::mutex> Lock(Mutex);
-  if (std::error_code EC = llvm::sys::fs::rename(Temp, Path)) {
+  if (std::error_code EC = writeAtomically(Path, Text)) {
+    std::lock_guard<std::mutex> Lock(Mutex);
     Err << Path << ": warning: cannot write summary: " << EC.message()
         << "\n";
     return;
   }
+  std::lock_guard<std::mutex> Lock(Mutex);
   ByMainFile[S.MainFile] = std::move(S);
 }
 
@@ -278,6 +303,8 @@ analyseWithSummaries(const std::string &Dir,
 
   std::vector<FileOutcome> Out(Files.size());
   std::vector<bool> Done(Files.size(), false);
+  // The summaries each file's outcome was computed with.
+  std::vector<std::shared_ptr<ExternalSummaries>> AnalysedWith(Files.size());
   auto Run = [&](const std::vector<size_t> &Which) {
     std::vector<std::string> Paths;
     for (size_t I : Which)
@@ -300,10 +327,19 @@ analyseWithSummaries(const std::string &Dir,
     SummaryStore &Store = Fresh();
     std::shared_ptr<ExternalSummaries> Current = Store.merged({});
     std::vector<size_t> Stale;
-    for (size_t I = 0; I < Files.size(); ++I)
+    for (size_t I = 0; I < Files.size(); ++I) {
       if (CommandOf[Abs[I]].empty() ||
-          !Store.isFresh(Abs[I], CommandOf[Abs[I]], *Current))
+          !Store.isFresh(Abs[I], CommandOf[Abs[I]], *Current)) {
         Stale.push_back(I);
+        continue;
+      }
+      // Another run sharing the directory may have replaced the summary
+      // this run wrote with one computed from other summaries (it knew a
+      // callee this run did not yet): this run's findings for the file are
+      // then not those of its fresh summary, and it is analysed again.
+      if (Done[I] && !Store.computedWith(Abs[I], *AnalysedWith[I]))
+        Stale.push_back(I);
+    }
     // A file without a compile command fails the same way every round.
     if (Stale.empty() ||
         llvm::all_of(Stale, [&](size_t I) {
@@ -318,6 +354,8 @@ analyseWithSummaries(const std::string &Dir,
                   It == CommandOf.end() ? llvm::StringRef() : It->second, Err);
     });
     Run(Stale);
+    for (size_t I : Stale)
+      AnalysedWith[I] = Current;
     Written = true;
     // Alone on the command line, a file's findings are final after one
     // round: its own summary changes no other file analysed here.

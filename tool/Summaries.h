@@ -45,6 +45,12 @@ public:
   bool isFresh(llvm::StringRef MainFile, llvm::StringRef CommandHash,
                const ExternalSummaries &Current) const;
 
+  // Whether every other TU's function the stored summary of MainFile was
+  // computed with has the hash With gives it: an analysis with With saw
+  // what that summary's writer saw. False when there is no summary.
+  bool computedWith(llvm::StringRef MainFile,
+                    const ExternalSummaries &With) const;
+
   // All stored summaries but those of the files in Exclude, merged.
   std::shared_ptr<ExternalSummaries>
   merged(const std::set<std::string> &Exclude) const;

@@ -190,6 +190,50 @@ class SummariesTest(unittest.TestCase):
             if not n.startswith("a.cpp."):
                 self.assertEqual(before[n], os.stat(os.path.join(self.sums, n)).st_mtime_ns)
 
+    def test_concurrent_runs_share_the_directory(self):
+        # Six runs started at once on one directory (CI jobs sharing it, a
+        # hook beside an editor integration) all write the same summaries:
+        # each write is whole or absent, so no run fails to write or reads a
+        # part, and all report the same cross-file findings.
+        # Many small files make the writes of the runs overlap.
+        extra = []
+        for i in range(40):
+            extra.append("x%02d.cpp" % i)
+            self.write(extra[-1], '#include "common.h"\nvoid x%02d(BatchNorm &bn) '
+                       '{ update_all(bn, %d); }\n' % (i, i))
+        files = ["a.cpp", "b.cpp", "c.cpp"] + extra
+        cmd = [TOOLS.rematch, "--format=json", "-j", "2",
+               "--summaries-dir=" + self.sums, *files, "--", "-std=c++17"]
+        procs = [subprocess.Popen(cmd, cwd=self.dir, stdout=subprocess.PIPE,
+                                  stderr=subprocess.PIPE, text=True)
+                 for _ in range(6)]
+        results = [(p.returncode, out, err) for p in procs
+                   for out, err in [p.communicate(timeout=600)]]
+        reports = []
+        for rc, out, err in results:
+            self.assertEqual(rc, 1, err)
+            self.assertNotIn("cannot write", err)
+            for word in ("corrupt", "truncated", "invalid"):
+                self.assertNotIn(word, err.lower())
+            reports.append(self.findings(json.loads(out)))
+        self.assertIn(("rematch-counter-update", "a.cpp", A_CALL_LINE), reports[0])
+        for report in reports[1:]:
+            self.assertEqual(report, reports[0])
+        # Nothing left behind but summaries and system-header lists.
+        for name in os.listdir(self.sums):
+            self.assertTrue(name.endswith(".summary.json") or
+                            (name.startswith("system-") and name.endswith(".list")),
+                            name)
+        # And they are whole: a later run reuses every one.
+        before = {n: os.stat(os.path.join(self.sums, n)).st_mtime_ns
+                  for n in self.summary_files()}
+        doc, err, rc = self.run_rematch(files)
+        self.assertEqual(rc, 1)
+        self.assertEqual(self.findings(doc), reports[0])
+        self.assertEqual(err.count("warning"), 0, err)
+        self.assertEqual(before, {n: os.stat(os.path.join(self.sums, n)).st_mtime_ns
+                                  for n in self.summary_files()})
+
     def corrupt_and_rerun(self, text):
         full, _, _ = self.run_rematch(["a.cpp", "b.cpp", "c.cpp"])
         victim = [n for n in self.summary_files() if n.startswith("c.cpp.")][0]

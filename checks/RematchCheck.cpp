@@ -39,11 +39,13 @@ RematchCheck::RematchCheck(StringRef Name, ClangTidyContext *Context,
       CheckpointFunctions(
           Options.getLocalOrGlobal("CheckpointFunctions", "").str()),
       ConfigFile(Options.getLocalOrGlobal("RematchConfigFile", "").str()),
+      Models(Options.getLocalOrGlobal("Models", "").str()),
       ChainStyle(Options.getLocalOrGlobal("Chain", "notes").str()) {}
 
 void RematchCheck::storeOptions(ClangTidyOptions::OptionMap &Opts) {
   Options.store(Opts, "CheckpointFunctions", CheckpointFunctions);
   Options.store(Opts, "Chain", ChainStyle);
+  Options.store(Opts, "Models", Models);
 }
 
 void RematchCheck::registerMatchers(ast_matchers::MatchFinder *Finder) {
@@ -59,7 +61,7 @@ void setRematchChecksOnly(bool Only) { ChecksOnly = Only; }
 void RematchCheck::check(
     const ast_matchers::MatchFinder::MatchResult &Result) {
   ASTContext &Ctx = *Result.Context;
-  Analysis = getSharedAnalysis(Ctx, {CheckpointFunctions, ConfigFile});
+  Analysis = getSharedAnalysis(Ctx, {CheckpointFunctions, ConfigFile, Models});
   if (ChecksOnly && !CutTraversal) {
     // The match on the translation unit comes before the traversal descends
     // into it, and RecursiveASTVisitor reads the scope when it does: an

@@ -52,6 +52,7 @@ private:
   const EffectKind Kind;
   const std::string CheckpointFunctions;
   const std::string ConfigFile;
+  const std::string Models; // comma-separated model files
   const std::string ChainStyle; // "notes" or "inline"
   std::shared_ptr<EffectAnalysis> Analysis;
   ASTContext *CutTraversal = nullptr; // whose traversal scope check() emptied

@@ -174,6 +174,16 @@ EffectAnalysis::EffectAnalysis(ASTContext &Ctx, const AnalysisSettings &S)
     if (ConfigError.empty())
       ConfigError = "rematch: error: CheckpointFunctions: " +
                     llvm::toString(std::move(E));
+  {
+    llvm::SmallVector<llvm::StringRef, 4> Paths;
+    llvm::StringRef(S.Models).split(Paths, ',', -1, false);
+    for (llvm::StringRef P : Paths) {
+      llvm::SmallString<256> Abs(P.trim());
+      llvm::sys::fs::make_absolute(Abs);
+      if (!Abs.empty() && !llvm::is_contained(Cfg.Models, Abs.str()))
+        Cfg.Models.push_back(std::string(Abs));
+    }
+  }
   llvm::Expected<std::shared_ptr<const ModelSet>> Models = modelsFor(Cfg);
   if (!Models) {
     if (ConfigError.empty())

@@ -50,6 +50,7 @@ struct ChainStep {
 struct AnalysisSettings {
   std::string CheckpointFunctions; // comma-separated, from the option
   std::string ConfigFile;          // explicit .rematch.yaml; empty: discover
+  std::string Models;              // comma-separated model files, added
 };
 
 class EffectAnalysis {

@@ -78,12 +78,22 @@ std::optional<bool> boolValue(const Expr *E, const ASTContext &Ctx) {
   return std::nullopt;
 }
 
+// std::optional, c10::optional and their nullopt_t.
+bool isOptionalType(QualType T) {
+  const CXXRecordDecl *RD = T.getNonReferenceType()->getAsCXXRecordDecl();
+  return RD && RD->getIdentifier() &&
+         (RD->getName() == "optional" || RD->getName() == "nullopt_t");
+}
+
 // Whether an optional-typed argument is empty: `nullopt`, `{}`, an optional
-// built from nullopt_t; No when it is built from a value.
+// built from nullopt_t; No when it is built from a value, or is no optional.
 Truth isNullopt(const Expr *E) {
   E = skipWrappers(E);
   if (!E)
     return Truth::Yes;
+  if (!isOptionalType(E->getType()) && !isa<CXXDefaultArgExpr>(E) &&
+      !isa<InitListExpr>(E))
+    return Truth::No;
   if (const auto *D = dyn_cast<CXXDefaultArgExpr>(E))
     return isNullopt(D->getExpr());
   if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
@@ -945,6 +955,9 @@ private:
       bool ThroughPointer = ME.On.K == ModelTarget::This && Arrow;
       if (!Target)
         return;
+      // `const c10::optional<Tensor>& running_mean`: the tensor inside.
+      if (ME.On.K == ModelTarget::Argument)
+        Target = optionalValue(Target);
       consume(Target);
       Root R = ThroughPointer ? pointeeRoot(Target) : storageRoot(Target);
       if (!R.isOutside())

@@ -96,7 +96,7 @@ def parse_annotations(text, known_checks=None):
                     raise AnnotationError(
                         "line %d: OPTIONS entry %r is not Key=Value" % (lineno, part))
                 key, value = part.split("=", 1)
-                exp.options[key.strip()] = value.strip()
+                exp.options[key.strip()] = expand(value.strip())
             continue
         start = line.find("//")
         if start < 0:

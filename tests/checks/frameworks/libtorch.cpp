@@ -1,0 +1,178 @@
+// models/libtorch.yaml on Debian's libtorch 1.13 headers: default-generator
+// draws, explicit generators, in-place ops on outside tensors, norms and
+// modules, the conditions that switch them off, and entry points that
+// replay torch's default generator.
+// ARGS: -I/usr/include/torch/csrc/api/include -I{root}/runtime/include
+// REQUIRES: /usr/include/torch/csrc/api/include/torch/torch.h
+// OPTIONS: CheckpointFunctions=nn::checkpoint,nn::replaying_checkpoint[torch.default]
+#include <rematch/torch.h>
+#include <torch/torch.h>
+
+namespace nn {
+// Hand-written checkpoints: one replays nothing, the other is declared
+// (in OPTIONS) to save and restore torch's default generator.
+template <class Fn> torch::Tensor checkpoint(Fn f, const torch::Tensor &x) {
+  return f(x);
+}
+template <class Fn>
+torch::Tensor replaying_checkpoint(Fn f, const torch::Tensor &x) {
+  return f(x);
+}
+} // namespace nn
+
+namespace F = torch::nn::functional;
+
+// ---- default-generator draws ----------------------------------------------
+
+torch::Tensor draws(const torch::Tensor &x) {
+  return nn::checkpoint([](const torch::Tensor &in) { // expect-note: callable is checkpointed by this call to 'nn::checkpoint'
+    // expect-next-line: rematch-unreplayed-rng {{checkpointed lambda draws from torch's default generator through 'torch::dropout', which 'nn::checkpoint' does not replay; the recomputation in backward draws a different mask}}
+    auto a = torch::dropout(in, 0.5, true);
+    auto b = torch::randn_like(in); // expect: rematch-unreplayed-rng {{'torch::randn_like'}}
+    auto c = torch::rand({2, 2}); // expect: rematch-unreplayed-rng {{'torch::rand'}}
+    auto d = torch::randint(0, 10, {2, 2}); // expect: rematch-unreplayed-rng
+    auto e = torch::randperm(4); // expect: rematch-unreplayed-rng
+    auto f = at::bernoulli(torch::sigmoid(in)); // expect: rematch-unreplayed-rng {{'at::bernoulli'}}
+    auto g = torch::multinomial(torch::softmax(in, 0), 1); // expect: rematch-unreplayed-rng
+    auto h = at::normal(in, 1.0); // expect: rematch-unreplayed-rng
+    auto i = torch::poisson(in.abs()); // expect: rematch-unreplayed-rng
+    auto j = F::dropout(in, F::DropoutFuncOptions().p(0.2)); // expect: rematch-unreplayed-rng {{'F::dropout'}}
+    auto k = F::alpha_dropout(in, F::AlphaDropoutFuncOptions().p(0.2)); // expect: rematch-unreplayed-rng
+    auto l = torch::rrelu(in, 0.1, 0.3, /*training=*/true); // expect: rematch-unreplayed-rng
+    auto m = in.clone();
+    m.bernoulli_(0.5); // expect: rematch-unreplayed-rng {{'at::Tensor::bernoulli_'}}
+    m.uniform_(); // expect: rematch-unreplayed-rng
+    return a + b + c + d + e + f + g + h + i + j + k + l + m;
+  }, x);
+}
+
+// The same ops where nothing is drawn: training off (a literal, an
+// options chain, rrelu's default), or no sampler at all.
+torch::Tensor draws_negatives(const torch::Tensor &x) {
+  return nn::checkpoint([](const torch::Tensor &in) {
+    auto a = torch::dropout(in, 0.5, /*train=*/false);
+    auto b = F::dropout(in, F::DropoutFuncOptions().p(0.2).training(false));
+    auto c = F::dropout(in, F::DropoutFuncOptions().training(false).p(0.1));
+    auto d = torch::rrelu(in);
+    auto e = torch::matmul(in, in.t()) + torch::relu(in) * in.sum();
+    auto f = torch::zeros_like(in) + torch::ones({1}) + torch::arange(3);
+    auto g = F::feature_alpha_dropout(
+        in, F::FeatureAlphaDropoutFuncOptions().training(false));
+    return a + b + c + d + e + f + g;
+  }, x);
+}
+
+// ---- generators -------------------------------------------------------------
+
+// A generator created and seeded inside the callable is the same in both
+// passes; one reached from outside is not.
+torch::Tensor generators(const torch::Tensor &x, at::Generator &outside) {
+  return nn::checkpoint([&](const torch::Tensor &in) {
+    auto local = at::detail::createCPUGenerator(42);
+    auto a = torch::randn({2}, local);
+    auto b = torch::randn({2}, outside); // expect: rematch-unreplayed-rng {{draws from 'outside', which is not replayed}}
+    auto c = in.clone();
+    c.normal_(0, 1, local);
+    c.normal_(0, 1, outside); // expect: rematch-unreplayed-rng {{'outside'}}
+    return a + b + c;
+  }, x);
+}
+
+// ---- in-place ops on outside tensors ------------------------------------------
+
+torch::Tensor in_place(const torch::Tensor &x, torch::Tensor &acc,
+                       torch::Tensor shared, torch::Tensor out) {
+  return nn::checkpoint([&acc, shared, &out](const torch::Tensor &in) {
+    acc.add_(in); // expect: rematch-state-write {{writes 'acc' with 'add_'}}
+    shared.mul_(2); // expect: rematch-state-write {{writes 'shared' with 'mul_'}}
+    in.relu_(); // expect: rematch-state-write {{writes 'in' with 'relu_'}}
+    acc += in; // expect: rematch-counter-update {{updates 'acc' with '+='}}
+    torch::relu_(out); // expect: rematch-state-write {{'out'}}
+    at::add_out(out, in, in); // expect: rematch-state-write {{'out'}}
+    acc.zero_(); // expect: rematch-state-write
+    return in * 2;
+  }, x);
+}
+
+// Tensors created inside: clones, op results, factories. Rebinding a
+// by-value handle is no write. Autograd flags are bookkeeping.
+torch::Tensor in_place_negatives(const torch::Tensor &x, torch::Tensor w) {
+  return nn::checkpoint([w](torch::Tensor in) {
+    auto y = in.clone();
+    y.mul_(2);
+    auto z = in * 2;
+    z.add_(1);
+    z += y;
+    auto t = torch::zeros({2});
+    t.fill_(3);
+    at::add_out(t, y, z);
+    in = in * 3;
+    w.requires_grad_(true);
+    return y + z + t + in;
+  }, x);
+}
+
+// ---- batch norm, modules ------------------------------------------------------
+
+struct Block : torch::nn::Module {
+  torch::nn::Dropout drop{nullptr};
+  torch::nn::BatchNorm1d bn{nullptr};
+  torch::nn::Linear lin{nullptr};
+  torch::Tensor running_mean, running_var;
+  Block() {
+    drop = register_module("drop", torch::nn::Dropout(0.5));
+    bn = register_module("bn", torch::nn::BatchNorm1d(4));
+    lin = register_module("lin", torch::nn::Linear(4, 4));
+    running_mean = register_buffer("rm", torch::zeros({4}));
+    running_var = register_buffer("rv", torch::ones({4}));
+  }
+  torch::Tensor forward(const torch::Tensor &x) {
+    return nn::checkpoint([this](const torch::Tensor &in) {
+      auto a = drop(in); // expect: rematch-unreplayed-rng {{(may: in training mode)}}
+      auto b = bn(a); // expect: rematch-state-write, rematch-counter-update {{'num_batches_tracked'}}
+      // expect-next-line: rematch-state-write {{'running_mean'}}
+      auto c = torch::batch_norm(b, {}, {}, running_mean, running_var,
+                                 /*training=*/true, 0.1, 1e-5, false);
+      return lin(c);
+    }, x);
+  }
+  // Evaluation-mode norms and a linear layer write nothing.
+  torch::Tensor eval_forward(const torch::Tensor &x) {
+    return nn::checkpoint([this](const torch::Tensor &in) {
+      auto c = torch::batch_norm(in, {}, {}, running_mean, running_var,
+                                 /*training=*/false, 0.1, 1e-5, false);
+      auto d = F::batch_norm(c, running_mean, running_var);
+      return lin(d);
+    }, x);
+  }
+};
+
+// ---- entry points that replay the default generator ---------------------------
+
+torch::Tensor replayed(const torch::Tensor &x) {
+  auto y = nn::replaying_checkpoint([](const torch::Tensor &in) {
+    return torch::dropout(in, 0.5, true) + torch::randn_like(in);
+  }, x);
+  auto outputs = rematch::torch::checkpoint(
+      [](const torch::autograd::variable_list &in)
+          -> torch::autograd::variable_list {
+        return {torch::dropout(in[0], 0.5, true)};
+      },
+      {y});
+  return outputs[0];
+}
+
+// A replaying entry point replays the default generator only: an outside
+// generator is still another stream.
+torch::Tensor replayed_but_outside(const torch::Tensor &x, at::Generator &gen) {
+  return nn::replaying_checkpoint([&](const torch::Tensor &in) {
+    return in + torch::randn({2}, gen); // expect: rematch-unreplayed-rng {{'gen'}}
+  }, x);
+}
+
+// ---- outside any checkpoint ----------------------------------------------------
+
+torch::Tensor plain(torch::Tensor &acc, const torch::Tensor &x) {
+  acc.add_(x);
+  return torch::dropout(x, 0.5, true) + torch::randn_like(x);
+}

@@ -1,0 +1,56 @@
+// A project's own model file (Inputs/models/project.yaml), given with
+// `Models:` in .rematch.yaml: it adds functions, a rule, a random source,
+// and switches a built-in entry off. Bodies the model describes are not
+// analysed even when visible.
+// OPTIONS: Models={root}/tests/checks/Inputs/models/project.yaml
+// OPTIONS: CheckpointFunctions=proj::checkpoint,proj::seeded_checkpoint[proj.noise]
+#include "rematch-mock.h"
+
+namespace proj {
+float noise();
+struct Cache {
+  void put(int k, float v);
+};
+struct Meter {
+  void tick();
+};
+void fill(float *dst, int n, bool dry_run = false);
+// Visible, but the model says pure: its body is not analysed.
+inline int g_scaled = 0;
+inline float scale(float x) {
+  ++g_scaled;
+  return 2 * x;
+}
+namespace log {
+void line(const char *msg);
+}
+template <class Fn> float checkpoint(Fn f) { return f(); }
+template <class Fn> float seeded_checkpoint(Fn f) { return f(); }
+} // namespace proj
+
+float user_model(proj::Cache &cache, proj::Meter &meter, float *buf) {
+  return proj::checkpoint([&] { // expect-note: callable is checkpointed by this call to 'proj::checkpoint'
+    // expect-next-line: rematch-unreplayed-rng {{draws from the project's noise stream through 'proj::noise', which 'proj::checkpoint' does not replay; the recomputation in backward draws a different sample}}
+    float n = proj::noise();
+    cache.put(1, n); // expect: rematch-cache-write {{mutates container 'cache' with 'put'}}
+    meter.tick(); // expect: rematch-counter-update {{'meter'}}
+    proj::fill(buf, 4); // expect: rematch-state-write {{'buf'}}
+    proj::log::line("step"); // expect: rematch-logging {{'proj::log::line'}}
+    return n;
+  });
+}
+
+float user_model_negatives(float *buf) {
+  return proj::checkpoint([&] {
+    proj::Cache local;
+    local.put(1, 2.0f);
+    proj::fill(buf, 4, /*dry_run=*/true);
+    const char *home = getenv("HOME"); // switched off by the model
+    return proj::scale(home ? 1.0f : 0.0f);
+  });
+}
+
+// The project's entry point declared to replay its noise stream.
+float replayed() {
+  return proj::seeded_checkpoint([] { return proj::noise(); });
+}

@@ -16,6 +16,22 @@ install(EXPORT rematchTargets
   FILE rematchTargets.cmake
   DESTINATION ${REMATCH_INSTALL_CMAKEDIR})
 
+# The libtorch adapter, when it was built: its own export set and file, read
+# by the package's torch component after it has found Torch.
+if(TARGET rematch_torch)
+  install(EXPORT rematchTorchTargets
+    NAMESPACE rematch::
+    FILE rematchTorchTargets.cmake
+    DESTINATION ${REMATCH_INSTALL_CMAKEDIR})
+  set(REMATCH_PACKAGE_HAS_TORCH ON)
+  # A hint for the consumer's find_dependency(Torch): the libtorch rematch
+  # was built against.
+  set(REMATCH_PACKAGE_TORCH_DIR "${Torch_DIR}")
+else()
+  set(REMATCH_PACKAGE_HAS_TORCH OFF)
+  set(REMATCH_PACKAGE_TORCH_DIR "")
+endif()
+
 # The plugin and the program are part of the package only when built here.
 if(TARGET rematch-tidy)
   set(REMATCH_PACKAGE_HAS_TOOL ON)

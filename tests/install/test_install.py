@@ -7,9 +7,12 @@ Usage:
                   --cmake <cmake> --generator <generator>
                   --cxx <compiler> [--cxx <compiler> ...]
                   [--with-tool] [--lint-with <compiler>]
+                  [--torch-with <compiler>]
 
 --with-tool: the build has the checker, so bin/rematch and the plugin must be
-installed too. --lint-with: for this compiler, also build the consumer's
+installed too. --torch-with: the build has the libtorch adapter; build a
+consumer of the package's torch component with this compiler and run one
+checkpointed backward (without it, the component must be refused). --lint-with: for this compiler, also build the consumer's
 rematch_add_lint target and expect the plugin's finding in the build log.
 Standard library only.
 """
@@ -67,10 +70,17 @@ class TestInstall(unittest.TestCase):
         ]
         tool = [os.path.join(self.prefix, "bin", "rematch"),
                 os.path.join(lib, "librematch-tidy.so")]
-        for path in expected + (tool if ARGS.with_tool else []):
+        torch = [os.path.join(self.prefix, "include", "rematch", "torch.h"),
+                 os.path.join(lib, "librematch_torch.a"),
+                 os.path.join(lib, "cmake", "rematch", "rematchTorchTargets.cmake")]
+        for path in (expected + (tool if ARGS.with_tool else [])
+                     + (torch if ARGS.torch_with else [])):
             self.assertTrue(os.path.isfile(path), path + "\n" + self.install_log)
         if not ARGS.with_tool:
             for path in tool:
+                self.assertFalse(os.path.exists(path), path)
+        if not ARGS.torch_with:
+            for path in torch[1:]:
                 self.assertFalse(os.path.exists(path), path)
 
     def test_installed_program_runs(self):
@@ -80,14 +90,22 @@ class TestInstall(unittest.TestCase):
         self.assertEqual(rc, 0, out)
         self.assertIn("rematch-logging", out)
 
-    def consumer(self, cxx, lint):
-        name = os.path.basename(cxx)
+
+    def configure_consumer(self, cxx, lint=False, torch=False, source=None):
+        name = os.path.basename(cxx) + ("-torch" if torch else "")
+        if source:
+            name += "-" + os.path.basename(source)
         build = os.path.join(self.tmp, "consumer-" + name)
-        configure = [ARGS.cmake, "-S", ARGS.consumer, "-B", build,
+        configure = [ARGS.cmake, "-S", source or ARGS.consumer, "-B", build,
                      "-G", ARGS.generator, "-DCMAKE_CXX_COMPILER=" + cxx,
                      "-DCMAKE_BUILD_TYPE=Debug", "-DCMAKE_PREFIX_PATH=" + self.prefix,
-                     "-DCONSUMER_LINT=" + ("ON" if lint else "OFF")]
+                     "-DCONSUMER_LINT=" + ("ON" if lint else "OFF"),
+                     "-DCONSUMER_TORCH=" + ("ON" if torch else "OFF")]
         rc, out = run(configure)
+        return build, rc, out
+
+    def consumer(self, cxx, lint):
+        build, rc, out = self.configure_consumer(cxx, lint=lint)
         self.assertEqual(rc, 0, "configure with %s:\n%s" % (cxx, out))
         rc, out = run([ARGS.cmake, "--build", build])
         self.assertEqual(rc, 0, "build with %s:\n%s" % (cxx, out))
@@ -97,6 +115,36 @@ class TestInstall(unittest.TestCase):
         self.assertEqual(rc, 0, run_out)
         # rematch_audit: the Debug configuration records and compares.
         self.assertIn("consumer: audit=1", run_out)
+
+    def test_torch_component(self):
+        cxx = ARGS.torch_with or (ARGS.cxx[0] if ARGS.cxx else None)
+        if not cxx:
+            self.skipTest("no compiler")
+        build, rc, out = self.configure_consumer(cxx, torch=True)
+        if not ARGS.torch_with:
+            # find_package(rematch REQUIRED COMPONENTS torch) must say why.
+            self.assertNotEqual(rc, 0, out)
+            self.assertIn("built without libtorch", out)
+            return
+        self.assertEqual(rc, 0, "configure with %s:\n%s" % (cxx, out))
+        rc, out = run([ARGS.cmake, "--build", build, "--target", "torch_app", "-j1"])
+        self.assertEqual(rc, 0, "build with %s:\n%s" % (cxx, out))
+        rc, out = run([os.path.join(build, "torch_app")])
+        self.assertEqual(rc, 0, out)
+        self.assertIn("checkpointed backward agrees with the plain one", out)
+
+    def test_unknown_component(self):
+        if not ARGS.cxx:
+            self.skipTest("no compiler")
+        source = os.path.join(self.tmp, "bad-component")
+        os.makedirs(source, exist_ok=True)
+        with open(os.path.join(source, "CMakeLists.txt"), "w", encoding="utf-8") as f:
+            f.write("cmake_minimum_required(VERSION 3.20)\n"
+                    "project(bad LANGUAGES CXX)\n"
+                    "find_package(rematch CONFIG REQUIRED COMPONENTS cuda)\n")
+        _, rc, out = self.configure_consumer(ARGS.cxx[0], source=source)
+        self.assertNotEqual(rc, 0, out)
+        self.assertIn("unknown component 'cuda'", out)
 
     def test_consumers(self):
         self.assertTrue(ARGS.cxx, "no --cxx given")
@@ -115,6 +163,7 @@ def main():
     p.add_argument("--cxx", action="append", default=[])
     p.add_argument("--with-tool", action="store_true")
     p.add_argument("--lint-with")
+    p.add_argument("--torch-with")
     ns, rest = p.parse_known_args()
     vars(ARGS).update(vars(ns))
     unittest.main(argv=[sys.argv[0]] + rest, verbosity=2)

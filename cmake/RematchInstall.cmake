@@ -32,6 +32,14 @@ else()
   set(REMATCH_PACKAGE_TORCH_DIR "")
 endif()
 
+# With the checker: its documentation, which the installed program's SARIF
+# helpUri links (tool/DocLinks.cpp) unless REMATCH_DOCS_URL is set.
+if(TARGET rematch)
+  install(DIRECTORY ${CMAKE_CURRENT_LIST_DIR}/../docs/
+    DESTINATION ${CMAKE_INSTALL_DOCDIR}
+    FILES_MATCHING PATTERN "*.md")
+endif()
+
 # The plugin and the program are part of the package only when built here.
 if(TARGET rematch-tidy)
   set(REMATCH_PACKAGE_HAS_TOOL ON)

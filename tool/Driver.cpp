@@ -3,6 +3,7 @@
 #include "Driver.h"
 #include "Config.h"
 #include "ModelSet.h"
+#include "DocLinks.h"
 #include "Filters.h"
 #include "Output.h"
 #include "RematchCheck.h"
@@ -36,9 +37,7 @@ using namespace clang::tidy;
 std::vector<RuleInfo> ruleTable() {
   std::vector<RuleInfo> Rules;
 #define REMATCH_CHECK(Name, Class, Stem, Description)                          \
-  Rules.push_back({Name, Description,                                          \
-                   std::string("file://") + REMATCH_DOCS_DIR "/checks/" Stem   \
-                                                ".md"});
+  Rules.push_back({Name, Description, checkDocUri(Stem, programDocLocations())});
 #include "Checks.def"
   std::sort(Rules.begin(), Rules.end(),
             [](const RuleInfo &A, const RuleInfo &B) { return A.Id < B.Id; });

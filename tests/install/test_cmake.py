@@ -18,8 +18,10 @@ Standard library only.
 """
 
 import argparse
+import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -124,6 +126,49 @@ class TestTopLevelCompilers(TempTest):
                                 "-DCMAKE_CXX_COMPILER=" + ARGS.cxx], {})
         self.assertEqual(os.path.realpath(cache_value(build, "CMAKE_C_COMPILER")),
                          os.path.realpath(ARGS.cc))
+
+
+class TestDocsUrl(TempTest):
+    """REMATCH_DOCS_URL reaches the program's helpUri code; bad values are
+    configuration errors."""
+
+    def configure(self, *extra):
+        build = os.path.join(self.tmp, "top")
+        return build, run([ARGS.cmake, "-S", ARGS.source, "-B", build,
+                           "-G", ARGS.generator, "-DCMAKE_CXX_COMPILER=" + ARGS.cxx,
+                           "-DREMATCH_BUILD_TESTS=OFF", "-DREMATCH_BUILD_BENCH=OFF",
+                           "-DREMATCH_BUILD_EXAMPLES=OFF"] + list(extra))
+
+    def setUp(self):
+        super().setUp()
+        if not ARGS.cxx:
+            self.skipTest("needs clang++-19")
+
+    def test_url_and_extension_reach_the_program(self):
+        build, (rc, out) = self.configure(
+            "-DREMATCH_DOCS_URL=https://docs.example.org/rematch/0.1/",
+            "-DREMATCH_DOCS_URL_EXTENSION=.html")
+        self.assertEqual(rc, 0, out)
+        with open(os.path.join(build, "compile_commands.json"), encoding="utf-8") as f:
+            commands = [c["command"] for c in json.load(f)
+                        if c["file"].endswith("tool/DocLinks.cpp")]
+        self.assertEqual(len(commands), 1)
+        self.assertIn('-DREMATCH_DOCS_URL=\\"https://docs.example.org/rematch/0.1/\\"',
+                      commands[0])
+        self.assertIn('-DREMATCH_DOCS_URL_EXTENSION=\\".html\\"', commands[0])
+        self.assertIn('-DREMATCH_INSTALLED_DOCS_FROM_BIN=\\"../share/doc/rematch\\"',
+                      commands[0])
+
+    def test_bad_values_are_configuration_errors(self):
+        for option, value, message in (
+                ("REMATCH_DOCS_URL", "docs.example.org", "must be an absolute URL"),
+                ("REMATCH_DOCS_URL", 'https://x/"y', "must be an absolute URL"),
+                ("REMATCH_DOCS_URL_EXTENSION", ".txt", "must be .md or .html")):
+            with self.subTest(option=option, value=value):
+                shutil.rmtree(os.path.join(self.tmp, "top"), ignore_errors=True)
+                _, (rc, out) = self.configure("-D%s=%s" % (option, value))
+                self.assertNotEqual(rc, 0, out)
+                self.assertIn(message, out)
 
 
 def main():

@@ -18,6 +18,7 @@ Standard library only.
 """
 
 import argparse
+import json
 import os
 import subprocess
 import sys
@@ -90,6 +91,23 @@ class TestInstall(unittest.TestCase):
         self.assertEqual(rc, 0, out)
         self.assertIn("rematch-logging", out)
 
+    def test_installed_program_links_installed_docs(self):
+        if not ARGS.with_tool:
+            self.skipTest("built without the checker")
+        src = os.path.join(self.tmp, "clean.cpp")
+        with open(src, "w", encoding="utf-8") as f:
+            f.write("int main() { return 0; }\n")
+        rc, out = run([os.path.join(self.prefix, "bin", "rematch"), "--format=sarif",
+                       src, "--", "-std=c++17"])
+        self.assertEqual(rc, 0, out)
+        rules = json.loads(out)["runs"][0]["tool"]["driver"]["rules"]
+        self.assertEqual(len(rules), 8)
+        docs = os.path.join(self.prefix, "share", "doc", "rematch")
+        for rule in rules:
+            page = os.path.join(docs, "checks", rule["id"][len("rematch-"):] + ".md")
+            self.assertEqual(rule["helpUri"], "file://" + page)
+            self.assertTrue(os.path.isfile(page), page)
+        self.assertTrue(os.path.isfile(os.path.join(docs, "output.md")))
 
     def configure_consumer(self, cxx, lint=False, torch=False, source=None):
         name = os.path.basename(cxx) + ("-torch" if torch else "")

@@ -297,8 +297,8 @@ Error addCheckpointFunctions(StringRef Option, Config &C) {
   SmallVector<StringRef, 8> Parts;
   int Depth = 0;
   size_t Start = 0;
-  for (size_t I = 0; I <= Option.size(); ++I) {
-    char Ch = I < Option.size() ? Option[I] : ',';
+  for (size_t I = 0; I < Option.size(); ++I) {
+    char Ch = Option[I];
     if (Ch == '[')
       ++Depth;
     else if (Ch == ']')
@@ -308,6 +308,7 @@ Error addCheckpointFunctions(StringRef Option, Config &C) {
       Start = I + 1;
     }
   }
+  Parts.push_back(Option.drop_front(std::min(Start, Option.size())));
   for (StringRef Part : Parts) {
     Part = Part.trim();
     if (Part.empty())

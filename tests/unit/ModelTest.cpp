@@ -1,0 +1,264 @@
+// Model files: the format, its errors (file:line:col), a project's model
+// over the built-in ones, and the shipped models themselves.
+
+#include "Config.h"
+#include "Model.h"
+#include "ModelSet.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+using namespace clang::tidy::rematch;
+using ::testing::HasSubstr;
+using ::testing::StartsWith;
+
+namespace {
+
+ModelFile parseOk(llvm::StringRef Text) {
+  llvm::Expected<ModelFile> M = parseModel(Text, "m.yaml");
+  if (!M) {
+    ADD_FAILURE() << llvm::toString(M.takeError());
+    return {};
+  }
+  return std::move(*M);
+}
+
+std::string parseError(llvm::StringRef Text) {
+  llvm::Expected<ModelFile> M = parseModel(Text, "m.yaml");
+  if (M)
+    return "(parsed)";
+  return llvm::toString(M.takeError());
+}
+
+TEST(Model, FunctionEntryWithConditionsAndGenerator) {
+  ModelFile M = parseOk(R"(
+Model: t
+Sources:
+  - {Name: t.default, Description: "t's generator", ReplayedBy: [t::ckpt]}
+Functions:
+  - Name: t::sample
+    Effect: rng
+    Source: t.default
+    Generator: {Type: "t::Gen"}
+    Draws: mask
+    Unless: [{Param: train, Is: false}, {Param: opts, Field: training, Is: false, Default: true}]
+    May: in training mode
+)");
+  ASSERT_EQ(M.Functions.size(), 1u);
+  const ModelEntry &E = M.Functions[0];
+  EXPECT_EQ(E.Name, "t::sample");
+  EXPECT_EQ(E.Id, "t::sample"); // a function's id is its name
+  EXPECT_EQ(E.Effect, ModelEffect::Rng);
+  EXPECT_EQ(E.Source, "t.default");
+  ASSERT_TRUE(E.Generator.has_value());
+  EXPECT_EQ(E.Generator->Type, "t::Gen");
+  EXPECT_EQ(E.Draws, "mask");
+  EXPECT_EQ(E.May, "in training mode");
+  ASSERT_EQ(E.Unless.size(), 2u);
+  EXPECT_EQ(E.Unless[0].Arg.Param, "train");
+  EXPECT_EQ(E.Unless[0].Is, Condition::False);
+  EXPECT_EQ(E.Unless[1].Field, "training");
+  EXPECT_EQ(E.Unless[1].Default, std::optional<bool>(true));
+  EXPECT_EQ(E.Line, 6u);
+  EXPECT_EQ(E.Column, 5u);
+  ASSERT_EQ(M.Sources.size(), 1u);
+  EXPECT_EQ(M.Sources[0].Description, "t's generator");
+  EXPECT_EQ(M.Sources[0].ReplayedBy, std::vector<std::string>{"t::ckpt"});
+}
+
+TEST(Model, RulesTypesEntryPointsAndDisable) {
+  ModelFile M = parseOk(R"(
+Model: t
+Types:
+  handle: [t::Tensor]
+  container: t::Bag, t::Set
+EntryPoints:
+  - t::plain
+  - {Name: t::replaying, Replays: [t.default]}
+Rules:
+  - {Id: in-place, Class: t::Tensor, NameSuffix: _, Effect: state-write, On: this}
+  - {Id: out, Namespace: [t, u], HasParam: {Param: out}, Effect: state-write, On: {Param: out}}
+  - {Id: gen, Namespace: t, OverloadHasParam: {Arg: 2}, Effect: pure}
+Disable: [rand, in-place]
+)");
+  ASSERT_EQ(M.Types.size(), 2u);
+  EXPECT_EQ(M.Types[0].Kind, TypeKind::Handle);
+  EXPECT_EQ(M.Types[1].Names, (std::vector<std::string>{"t::Bag", "t::Set"}));
+  ASSERT_EQ(M.EntryPoints.size(), 2u);
+  EXPECT_TRUE(M.EntryPoints[0].Replays.empty());
+  EXPECT_EQ(M.EntryPoints[1].Replays, std::vector<std::string>{"t.default"});
+  ASSERT_EQ(M.Rules.size(), 3u);
+  EXPECT_EQ(M.Rules[0].On.K, ModelTarget::This);
+  EXPECT_EQ(M.Rules[1].Namespaces, (std::vector<std::string>{"t", "u"}));
+  EXPECT_EQ(M.Rules[1].On.K, ModelTarget::Argument);
+  EXPECT_EQ(M.Rules[1].On.Arg.Param, "out");
+  EXPECT_EQ(M.Rules[2].OverloadHasParam->Index, 2);
+  EXPECT_EQ(M.Disable, (std::vector<std::string>{"rand", "in-place"}));
+}
+
+TEST(Model, EmptyFileIsAnEmptyModel) {
+  ModelFile M = parseOk("# nothing yet\n");
+  EXPECT_TRUE(M.Functions.empty());
+  EXPECT_TRUE(M.Rules.empty());
+}
+
+// An entry's position is that of its first key.
+TEST(Model, ErrorsNameFileLineAndColumn) {
+  EXPECT_EQ(parseError("Functions:\n  - {Name: f, Effect: teleport}\n"),
+            "m.yaml:2:23: error: unknown effect 'teleport'; expected one of: "
+            "rng, state-write, counter-update, cache-write, logging, io, "
+            "nondeterminism, pure");
+  EXPECT_THAT(parseError("Funtions: []\n"),
+              StartsWith("m.yaml:1:1: error: unknown key 'Funtions' in a "
+                         "model file; expected one of: Model, Sources"));
+  EXPECT_THAT(parseError("Functions:\n  - {Effect: io}\n"),
+              StartsWith("m.yaml:2:6: error: a function entry needs 'Name'"));
+  EXPECT_THAT(parseError("Functions:\n  - {Name: f, Effect: state-write}\n"),
+              StartsWith("m.yaml:2:6: error: effect 'state-write' needs 'On'"));
+  EXPECT_THAT(parseError("Functions:\n  - {Name: f, Effect: io, On: this}\n"),
+              HasSubstr("'On' only goes with state-write"));
+  EXPECT_THAT(parseError("Functions:\n  - {Name: f, Effect: io, Source: x}\n"),
+              HasSubstr("Source, Generator and Draws only go with effect 'rng'"));
+  EXPECT_THAT(
+      parseError("Functions:\n  - {Name: f, Effect: rng, Unless: {Arg: 1}}\n"),
+      StartsWith("m.yaml:2:37: error: a condition needs 'Is'"));
+  EXPECT_THAT(parseError("Functions:\n  - {Name: f, Effect: rng, Unless: "
+                         "{Arg: 1, Param: p, Is: false}}\n"),
+              HasSubstr("exactly one of Arg, Param or Type"));
+  EXPECT_THAT(parseError("Functions:\n  - {Name: f, Effect: rng, Unless: "
+                         "{Arg: x, Is: false}}\n"),
+              StartsWith("m.yaml:2:42: error: expected an argument index"));
+  EXPECT_THAT(parseError("Rules:\n  - {Effect: pure}\n"),
+              HasSubstr("a rule needs at least one of Namespace"));
+  EXPECT_THAT(parseError("Rules:\n  - {Namespace: x, Effect: pure}\n"),
+              HasSubstr("a rule needs an 'Id'"));
+  EXPECT_THAT(parseError("Types:\n  tensor: [x]\n"),
+              StartsWith("m.yaml:2:3: error: unknown key 'tensor' in Types"));
+  EXPECT_THAT(parseError("Functions:\n  - {Name: f, Name: g, Effect: io}\n"),
+              HasSubstr("key 'Name' given twice"));
+  // A YAML syntax error, as the YAML reader reports it.
+  EXPECT_EQ(parseError("Functions: [\n"),
+            "m.yaml:1:13: error: Could not find closing ]!");
+  // Nesting that would take the reader's recursion deep.
+  EXPECT_THAT(parseError("Functions: " + std::string(100, '[')),
+              HasSubstr("nested more than 32 levels deep"));
+  EXPECT_THAT(parseError("Model: a\n---\nModel: b\n"),
+              HasSubstr("one YAML document"));
+}
+
+TEST(Model, MissingFileIsAnError) {
+  llvm::Expected<ModelFile> M = loadModelFile("/nonexistent/m.yaml");
+  ASSERT_FALSE(M);
+  EXPECT_THAT(llvm::toString(M.takeError()),
+              StartsWith("/nonexistent/m.yaml: error: cannot read model file"));
+}
+
+std::shared_ptr<const ModelFile> file(llvm::StringRef Text) {
+  return std::make_shared<const ModelFile>(parseOk(Text));
+}
+
+TEST(ModelSet, ProjectModelAddsAndSwitchesOff) {
+  auto Builtin = file(R"(
+Functions:
+  - {Name: rand, Effect: rng}
+  - {Name: getenv, Effect: nondeterminism}
+Rules:
+  - {Id: lib-pure, Namespace: lib, Effect: pure}
+EntryPoints:
+  - {Name: lib::checkpoint, Replays: [lib.default]}
+)");
+  auto Project = file(R"(
+Functions:
+  - {Name: lib::sample, Effect: rng, Source: proj.noise}
+Disable: [getenv, lib-pure]
+)");
+  Config C;
+  C.LoggingFunctions = {"::mylog::write"};
+  C.CheckpointFunctions = {"nn::checkpoint"};
+  C.CheckpointReplays["nn::checkpoint"] = {"lib.default"};
+  ModelSet S({Builtin, Project}, C);
+  ASSERT_EQ(S.named("rand").size(), 1u);
+  EXPECT_TRUE(S.named("getenv").empty()); // switched off by the project
+  ASSERT_EQ(S.named("lib::sample").size(), 1u);
+  EXPECT_EQ(S.named("lib::sample")[0]->Source, "proj.noise");
+  // The configuration's lists are entries too.
+  ASSERT_EQ(S.named("mylog::write").size(), 1u);
+  EXPECT_EQ(S.named("mylog::write")[0]->Effect, ModelEffect::Logging);
+  EXPECT_TRUE(S.rules().empty()); // lib-pure switched off
+  ASSERT_EQ(S.entryPoints().count("nn::checkpoint"), 1u);
+  EXPECT_EQ(S.entryPoints().lookup("nn::checkpoint"),
+            std::vector<std::string>{"lib.default"});
+  EXPECT_EQ(S.entryPoints().lookup("lib::checkpoint"),
+            std::vector<std::string>{"lib.default"});
+}
+
+TEST(Config, CheckpointFunctionsWithReplays) {
+  llvm::Expected<Config> C = parseConfig(R"(
+CheckpointFunctions:
+  - nn::checkpoint
+  - {Name: my::checkpoint, Replays: [torch.default]}
+Models: [m/project.yaml]
+)",
+                                         "/proj/.rematch.yaml");
+  ASSERT_TRUE(bool(C)) << llvm::toString(C.takeError());
+  EXPECT_EQ(C->CheckpointFunctions,
+            (std::vector<std::string>{"nn::checkpoint", "my::checkpoint"}));
+  EXPECT_EQ(C->CheckpointReplays.at("my::checkpoint"),
+            std::vector<std::string>{"torch.default"});
+  EXPECT_EQ(C->CheckpointReplays.count("nn::checkpoint"), 0u);
+  // Relative to the configuration file.
+  EXPECT_EQ(C->Models, std::vector<std::string>{"/proj/m/project.yaml"});
+
+  llvm::Expected<Config> Bad = parseConfig(
+      "CheckpointFunctions:\n  - {Replays: [x]}\n", "/p/.rematch.yaml");
+  ASSERT_FALSE(Bad);
+  EXPECT_THAT(llvm::toString(Bad.takeError()),
+              StartsWith("/p/.rematch.yaml:2:6: error: missing required key "
+                         "'Name'"));
+}
+
+TEST(Config, CheckpointFunctionOption) {
+  Config C;
+  ASSERT_FALSE(bool(addCheckpointFunctions(
+      "a::ckpt[torch.default;mlx.default], b::run, ::, c::x[]", C)));
+  EXPECT_EQ(C.CheckpointFunctions,
+            (std::vector<std::string>{"a::ckpt", "b::run", "c::x"}));
+  EXPECT_EQ(C.CheckpointReplays.at("a::ckpt"),
+            (std::vector<std::string>{"torch.default", "mlx.default"}));
+  EXPECT_TRUE(C.CheckpointReplays.at("c::x").empty());
+  llvm::Error E = addCheckpointFunctions("a::ckpt[x", C);
+  ASSERT_TRUE(bool(E));
+  EXPECT_THAT(llvm::toString(std::move(E)),
+              HasSubstr("malformed entry point 'a::ckpt[x'"));
+}
+
+// Every shipped model parses, and the set loads as the programs load it.
+TEST(ShippedModels, AllLoad) {
+  std::string Dir = builtinModelsDir();
+  ASSERT_FALSE(Dir.empty());
+  std::error_code EC;
+  unsigned Files = 0;
+  for (llvm::sys::fs::directory_iterator It(Dir, EC), End; It != End && !EC;
+       It.increment(EC)) {
+    if (llvm::sys::path::extension(It->path()) != ".yaml")
+      continue;
+    ++Files;
+    llvm::Expected<ModelFile> M = loadModelFile(It->path());
+    EXPECT_TRUE(bool(M)) << (M ? "" : llvm::toString(M.takeError()));
+  }
+  EXPECT_GE(Files, 5u);
+  llvm::Expected<std::shared_ptr<const ModelSet>> S = modelsFor(Config());
+  ASSERT_TRUE(bool(S)) << llvm::toString(S.takeError());
+  EXPECT_FALSE((*S)->named("printf").empty());
+  EXPECT_FALSE((*S)->named("at::dropout").empty());
+  EXPECT_NE((*S)->source("torch.default"), nullptr);
+  EXPECT_EQ((*S)->entryPoints().lookup("rematch::torch::checkpoint"),
+            std::vector<std::string>{"torch.default"});
+  // Loaded once per process and configuration.
+  llvm::Expected<std::shared_ptr<const ModelSet>> Again = modelsFor(Config());
+  ASSERT_TRUE(bool(Again));
+  EXPECT_EQ(S->get(), Again->get());
+}
+
+} // namespace

@@ -5,6 +5,9 @@
 // 2. Peak tensor memory and step time of both, same model, batch and dtype.
 // 3. The wrong variant (RNG replay off): the comparison rejects it.
 // 4. The audit: BatchNorm's running statistics are updated twice per step.
+// 5. checkpoint_sequential over the model of part 2 as a torch::nn::Sequential:
+//    PyTorch's segmenting rule, memory and time per number of segments, the
+//    buffer audit per segment.
 //
 // Output: docs/torch.md.
 #include "rematch/torch.h"
@@ -13,6 +16,8 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <string>
+#include <vector>
 
 namespace rt = rematch::torch;
 
@@ -210,6 +215,79 @@ int main() {
       reports.size(), repeated, divergences,
       reports.empty() ? "(none)\n" : reports.front().to_string().c_str());
   ok &= repeated == 3 * reports.size() && divergences == 0;
+
+  // --- 5. checkpoint_sequential -------------------------------------------
+  // The blocks and head of part 2's checkpointed model, shared (same
+  // parameters) in a Sequential: the plain model of part 2 is the reference.
+  torch::nn::Sequential seq;
+  for (Block &b : big_c->blocks)
+    seq->push_back(b);
+  seq->push_back(big_c->head);
+  const int n = static_cast<int>(seq->size()), seq_reps = 3;
+  std::printf("\n== 5. checkpoint_sequential: the model of part 2 as a "
+              "torch::nn::Sequential of %d modules (median of %d steps) ==\n",
+              n, seq_reps);
+  std::printf("%-9s %-22s %18s %12s %14s  %s\n", "segments",
+              "checkpointed modules", "peak tensor memory", "CPU time",
+              "vs plain", "gradients");
+  for (int segments : {2, 4, 9}) {
+    // PyTorch's rule: segments - 1 segments of n / segments modules are
+    // checkpointed, the rest runs plainly.
+    const int size = n / segments;
+    std::string ranges;
+    for (int start = 0; start < size * (segments - 1); start += size)
+      ranges += (ranges.empty() ? "" : ",") + std::to_string(start) +
+                (size > 1 ? "-" + std::to_string(start + size - 1) : "");
+    auto step = [&] {
+      big_c->zero_grad(/*set_to_none=*/false);
+      torch::mse_loss(rt::checkpoint_sequential(seq, segments, bx), by)
+          .backward();
+    };
+    step();
+    std::vector<rt::StepMeasurement> ms;
+    for (int i = 0; i < seq_reps; ++i) {
+      torch::manual_seed(7);
+      ms.push_back(rt::measure_step(step));
+    }
+    std::sort(ms.begin(), ms.end(), [](const auto &a, const auto &b) {
+      return a.cpu_seconds < b.cpu_seconds;
+    });
+    const rt::StepMeasurement &m = ms[ms.size() / 2];
+    const rt::GradientComparison g =
+        rt::compare_gradients(*big_p, *big_c, rtol, atol);
+    std::printf("%-9d %-22s %14.2f MiB %9.1f ms %8.2f, %4.2f  %s\n", segments,
+                ranges.c_str(), m.peak_bytes / 1048576.0, m.cpu_seconds * 1e3,
+                double(m.peak_bytes) / double(mp.peak_bytes),
+                m.cpu_seconds / mp.cpu_seconds,
+                g.passes() ? "agree" : "DIFFER");
+    ok &= g.passes() && m.peak_bytes < mp.peak_bytes;
+  }
+  rt::Options seq_audit;
+  seq_audit.audit = true;
+  (void)rt::take_reports();
+  torch::mse_loss(rt::checkpoint_sequential(seq, 3, bx, seq_audit), by)
+      .backward();
+  std::vector<rematch::Report> seq_reports = rt::take_reports();
+  std::reverse(seq_reports.begin(), seq_reports.end()); // forward order
+  std::printf("audit, 3 segments: %zu segments recomputed\n",
+              seq_reports.size());
+  for (const rematch::Report &r : seq_reports) {
+    std::string buffers;
+    for (const rematch::Finding &f : r.findings())
+      if (f.kind == rematch::Finding::Kind::repeated_effect &&
+          f.message.find("running_mean") != std::string::npos)
+        buffers += (buffers.empty() ? "" : ", ") +
+                   f.message.substr(f.message.find("buffer: ") + 8,
+                                    f.message.find(".running_mean") -
+                                        f.message.find("buffer: ") - 8);
+    std::printf("  '%s': %zu repeated effect(s), BatchNorms updated twice: "
+                "%s\n",
+                r.segment().c_str(),
+                r.count(rematch::Finding::Kind::repeated_effect),
+                buffers.c_str());
+  }
+  ok &= seq_reports.size() == 2 &&
+        seq_reports[0].count(rematch::Finding::Kind::repeated_effect) == 9;
 
   std::printf("\n%s\n", ok ? "all checks passed" : "SOME CHECKS FAILED");
   return ok ? 0 : 1;

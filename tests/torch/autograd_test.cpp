@@ -192,6 +192,24 @@ TEST_F(Autograd, GradThroughACapturedOuterTensor) {
   expect_close(ref[1], got[1], "d/dz");
   expect_close(ref[2], got[2], "d/dweight");
   EXPECT_FALSE(lin->weight.grad().defined());
+
+  // The same through a plain backward, h reached both through the checkpoint
+  // and directly.
+  auto accumulate = [&](bool use) {
+    lin->zero_grad(/*set_to_none=*/true);
+    x.mutable_grad() = torch::Tensor();
+    torch::Tensor h = lin(x);
+    auto fn = [&h](const variable_list &in) -> variable_list {
+      return {in[0] * h.sin()};
+    };
+    torch::Tensor y = use ? rt::checkpoint(fn, {z})[0] : fn({z})[0];
+    (y + h).sum().backward();
+    return std::make_pair(x.grad().clone(), lin->weight.grad().clone());
+  };
+  auto [gx_plain, gw_plain] = accumulate(false);
+  auto [gx_ckpt, gw_ckpt] = accumulate(true);
+  expect_close(gx_plain, gx_ckpt, "x.grad");
+  expect_close(gw_plain, gw_ckpt, "weight.grad");
 }
 
 TEST_F(Autograd, GradOfATensorOnlyTheRecomputeUsesIsAClearError) {
@@ -510,6 +528,41 @@ TEST_F(Autograd, ExceptionInRecomputeLeavesRngAndEngineUsable) {
   rt::checkpoint(fn, {xc})[0].sum().backward();
   expect_close(xp.grad(), xc.grad(), "x.grad after the failure");
   expect_close(gw, lin->weight.grad(), "weight after the failure");
+}
+
+TEST_F(Autograd, InputModifiedInPlaceBeforeBackwardIsTorchsError) {
+  torch::Tensor x = torch::randn({3}, torch::requires_grad());
+  torch::Tensor h = x * 1;
+  torch::Tensor loss = rt::checkpoint(
+                           [](const variable_list &in) -> variable_list {
+                             return {in[0].exp()};
+                           },
+                           {h})[0]
+                           .sum();
+  {
+    torch::NoGradGuard no_grad;
+    h.add_(1); // the recompute would see another input
+  }
+  const std::string what = message_of([&] { loss.backward(); });
+  EXPECT_NE(what.find("modified by an inplace operation"), std::string::npos)
+      << what;
+}
+
+TEST_F(Autograd, NothingRequiresGradLikeThePlainRun) {
+  int calls = 0;
+  torch::Tensor x = torch::randn({3});
+  variable_list out = rt::checkpoint(
+      [&](const variable_list &in) -> variable_list {
+        ++calls;
+        return {in[0] * 2};
+      },
+      {x});
+  EXPECT_EQ(calls, 1);
+  EXPECT_FALSE(out[0].requires_grad());
+  // torch's own error, as for the plain run's output.
+  const std::string what = message_of([&] { out[0].sum().backward(); });
+  EXPECT_NE(what.find("does not require grad"), std::string::npos) << what;
+  EXPECT_EQ(calls, 1);
 }
 
 TEST_F(Autograd, NoGradModeJustCallsTheFunction) {

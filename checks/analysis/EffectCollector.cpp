@@ -1017,8 +1017,9 @@ private:
     C.Callee = &Callee;
     C.Loc = loc(L);
     C.Virtual = Virtual;
+    // A handle's methods act on the object it shares.
     if (Obj)
-      C.Object = Arrow ? pointeeRoot(Obj) : rootOf(Obj);
+      C.Object = Arrow ? pointeeRoot(Obj) : storageRoot(Obj);
     if (Virtual && Obj) {
       const Expr *O = Obj->IgnoreParenImpCasts();
       QualType T = Arrow ? O->getType()->getPointeeType() : O->getType();

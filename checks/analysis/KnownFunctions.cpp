@@ -151,6 +151,11 @@ CallModel KnownFunctions::compute(const FunctionDecl &FD) const {
     if (!Named.empty())
       M.Name = Full.drop_front(5).str();
   }
+  {
+    size_t Colon = Full.rfind("::");
+    M.Analysed = Colon != llvm::StringRef::npos &&
+                 Models->isAnalysed(Full.take_front(Colon));
+  }
   unsigned NamedKinds = 0;
   for (const ModelEntry *E : Named) {
     if (!overloadMatches(*E, FD))
@@ -207,6 +212,11 @@ bool KnownFunctions::isModelled(const FunctionDecl &FD,
                                 const SourceManager &SM) const {
   if (!FD.hasBody())
     return true;
+  const CallModel &M = lookup(FD);
+  if (M.Modelled)
+    return true;
+  if (M.Analysed)
+    return false;
   if (SM.isInSystemHeader(FD.getLocation()))
     return true;
   const DeclContext *DC = FD.getDeclContext();
@@ -217,7 +227,7 @@ bool KnownFunctions::isModelled(const FunctionDecl &FD,
         return true;
     DC = DC->getParent();
   }
-  return lookup(FD).Modelled;
+  return false;
 }
 
 const KnownFunctions::ClassInfo &

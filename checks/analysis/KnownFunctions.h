@@ -39,6 +39,8 @@ struct CallModel {
   std::vector<const ModelEntry *> Effects;
   // The name the function is known by in messages.
   std::string Name;
+  // Its body is analysed even in a system header (Analyse:).
+  bool Analysed = false;
 };
 
 class KnownFunctions {

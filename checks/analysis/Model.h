@@ -139,6 +139,10 @@ struct ModelFile {
   std::vector<ModelEntry> Functions;
   std::vector<ModelEntry> Rules;
   std::vector<std::string> Disable; // ids of entries switched off
+  // Classes or namespaces whose code is analysed even in system headers:
+  // glue that only forwards to what the entries describe
+  // (torch::nn::ModuleHolder::operator() calls the module's forward()).
+  std::vector<std::string> Analyse;
 };
 
 // Parses one model file. Errors are "<Path>:<line>:<column>: error: <what>".

@@ -485,7 +485,8 @@ private:
   void file(yaml::Node *Root, ModelFile &M) {
     mapping(Root, "a model file",
             {"Model", "Sources", "EntryPoints", "Types", "ContainerMutators",
-             "LogStreams", "StdHandles", "Functions", "Rules", "Disable"},
+             "LogStreams", "StdHandles", "Functions", "Rules", "Disable",
+             "Analyse"},
             [&](StringRef K, yaml::Node *V) -> bool {
               if (K == "Model") {
                 auto S = scalar(V, "the model's name");
@@ -511,6 +512,8 @@ private:
                 return strings(V, M.StdHandles, "variable names");
               if (K == "Disable")
                 return strings(V, M.Disable, "entry ids");
+              if (K == "Analyse")
+                return strings(V, M.Analyse, "classes or namespaces");
               bool Rule = K == "Rules";
               return list(V, Rule ? "rules" : "function entries",
                           Rule ? M.Rules : M.Functions,

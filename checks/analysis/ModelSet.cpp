@@ -69,6 +69,8 @@ ModelSet::ModelSet(std::vector<std::shared_ptr<const ModelFile>> InFiles,
       LogStreams.insert(trimmedName(V));
     for (const std::string &V : F->StdHandles)
       StdHandles.insert(V);
+    for (const std::string &A : F->Analyse)
+      Analysed.insert(trimmedName(A));
     for (const ModelSource &S : F->Sources)
       Sources[S.Name] = S;
     for (const ModelEntryPoint &P : F->EntryPoints)
@@ -102,6 +104,21 @@ ArrayRef<const ModelEntry *> ModelSet::named(StringRef Name) const {
 unsigned ModelSet::typeKinds(StringRef ClassName) const {
   auto It = Types.find(ClassName);
   return It == Types.end() ? 0 : It->second;
+}
+
+bool ModelSet::isAnalysed(StringRef Scope) const {
+  if (Analysed.empty())
+    return false;
+  // The scope itself or any enclosing one: a::b::C, a::b, a.
+  for (StringRef S = Scope; !S.empty();) {
+    if (Analysed.contains(S))
+      return true;
+    size_t Colon = S.rfind("::");
+    if (Colon == StringRef::npos)
+      break;
+    S = S.take_front(Colon);
+  }
+  return false;
 }
 
 const ModelSource *ModelSet::source(StringRef Name) const {

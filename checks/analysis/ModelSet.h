@@ -45,6 +45,9 @@ public:
   }
 
   const ModelSource *source(llvm::StringRef Name) const;
+  // Whether code in this scope (a qualified class or namespace name) is
+  // analysed even in system headers (Analyse:).
+  bool isAnalysed(llvm::StringRef Scope) const;
   // The entry points the models and the configuration name, and what each
   // replays (empty: nothing).
   const llvm::StringMap<std::vector<std::string>> &entryPoints() const {
@@ -58,6 +61,7 @@ private:
   std::vector<const ModelEntry *> Rules;
   llvm::StringMap<unsigned> Types;
   llvm::StringSet<> ContainerMutators, LogStreams, StdHandles, AllowedGlobals;
+  llvm::StringSet<> Analysed;
   llvm::StringMap<ModelSource> Sources;
   llvm::StringMap<std::vector<std::string>> EntryPoints;
 };

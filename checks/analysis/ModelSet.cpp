@@ -4,6 +4,7 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
+#include <cstdlib>
 #include <dlfcn.h>
 #include <map>
 #include <mutex>
@@ -136,22 +137,26 @@ bool isDirectory(const Twine &P) { return sys::fs::is_directory(P); }
 
 std::string builtinModelsDir() {
   static const std::string Dir = [] {
+    // An explicit directory (a packager's layout, the unit tests).
+    if (const char *Env = std::getenv("REMATCH_MODELS_DIR"); Env && *Env)
+      return std::string(Env);
     Dl_info Info;
     // The program or the plugin this function was linked into.
     if (dladdr(reinterpret_cast<void *>(&builtinModelsDir), &Info) &&
         Info.dli_fname) {
       SmallString<256> Module(Info.dli_fname);
       sys::fs::make_absolute(Module);
-      SmallString<256> Candidate = sys::path::parent_path(Module);
-      sys::path::append(Candidate, "..", "share", "rematch", "models");
-      sys::path::remove_dots(Candidate, /*remove_dot_dot=*/true);
-      if (isDirectory(Candidate))
-        return std::string(Candidate);
+      // bin/ or lib/ (../share), or a multiarch lib/<triple>/ (../../share).
+      for (int Up : {1, 2}) {
+        SmallString<256> Candidate = sys::path::parent_path(Module);
+        for (int I = 0; I < Up; ++I)
+          sys::path::append(Candidate, "..");
+        sys::path::append(Candidate, "share", "rematch", "models");
+        sys::path::remove_dots(Candidate, /*remove_dot_dot=*/true);
+        if (isDirectory(Candidate))
+          return std::string(Candidate);
+      }
     }
-#ifdef REMATCH_MODELS_SOURCE_DIR
-    if (isDirectory(REMATCH_MODELS_SOURCE_DIR))
-      return std::string(REMATCH_MODELS_SOURCE_DIR);
-#endif
     return std::string();
   }();
   return Dir;
@@ -232,7 +237,7 @@ Expected<std::shared_ptr<const ModelSet>> modelsFor(const Config &C) {
     return createStringError(
         std::errc::no_such_file_or_directory,
         "rematch: error: cannot find the built-in models (share/rematch/"
-        "models beside the program, or the source tree's models/)");
+        "models beside the program, or REMATCH_MODELS_DIR)");
   std::vector<std::string> Paths = builtinModelFiles(Dir);
   for (const std::string &P : C.Models)
     Paths.push_back(P);

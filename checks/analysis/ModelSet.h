@@ -66,9 +66,9 @@ private:
   llvm::StringMap<std::vector<std::string>> EntryPoints;
 };
 
-// Where the built-in models are: share/rematch/models beside the program or
-// plugin this code is in (installed, or copied there in the build tree),
-// else the source tree's models/. Empty when none exists.
+// Where the built-in models are: $REMATCH_MODELS_DIR when set, else
+// share/rematch/models beside the program or plugin this code is in
+// (installed, or copied there in the build tree). Empty when none exists.
 std::string builtinModelsDir();
 
 // The models for a configuration: the built-in files (read once per

@@ -91,6 +91,40 @@ class TestInstall(unittest.TestCase):
         self.assertEqual(rc, 0, out)
         self.assertIn("rematch-logging", out)
 
+    def test_installed_models_are_found(self):
+        # The shipped models are installed beside the program and are what it
+        # loads: with the build tree's copy moved out of the way, a draw from
+        # torch's default generator through a model entry is still found.
+        if not ARGS.with_tool:
+            self.skipTest("built without the checker")
+        models = os.path.join(self.prefix, "share", "rematch", "models")
+        for name in ("std.yaml", "posix.yaml", "libtorch.yaml", "mlx.yaml",
+                     "eigen.yaml"):
+            self.assertTrue(os.path.isfile(os.path.join(models, name)), name)
+        src = os.path.join(self.tmp, "models_probe.cpp")
+        with open(src, "w", encoding="utf-8") as f:
+            f.write("namespace at { struct Tensor {};\n"
+                    "Tensor dropout(const Tensor &input, double p, bool train); }\n"
+                    "namespace nn { template <class F> void checkpoint(F f) { f(); } }\n"
+                    "void step(at::Tensor x) {\n"
+                    "  nn::checkpoint([&] { at::dropout(x, 0.5, true); });\n"
+                    "}\n")
+        build_models = os.path.join(ARGS.build, "share", "rematch", "models")
+        hidden = build_models + ".hidden-by-install-test"
+        moved = os.path.isdir(build_models)
+        if moved:
+            os.rename(build_models, hidden)
+        try:
+            rc, out = run([os.path.join(self.prefix, "bin", "rematch"),
+                           "--checkpoint-functions=nn::checkpoint", src,
+                           "--", "-std=c++17"])
+        finally:
+            if moved:
+                os.rename(hidden, build_models)
+        self.assertEqual(rc, 1, out)
+        self.assertIn("draws from torch's default generator through "
+                      "'at::dropout'", out)
+
     def test_installed_program_links_installed_docs(self):
         if not ARGS.with_tool:
             self.skipTest("built without the checker")

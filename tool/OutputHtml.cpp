@@ -42,6 +42,7 @@ h2 { font-size: 1.2rem; margin: 2rem 0 .5rem; padding-bottom: .25rem;
 h3 { font-size: 1rem; font-weight: 600; margin: 1.25rem 0 .5rem; }
 code, pre { font: 13px/1.4 ui-monospace, "SFMono-Regular", Menlo, Consolas,
   "DejaVu Sans Mono", monospace; }
+h2 code, h3 code { font-size: .95em; }
 .muted { color: var(--muted); }
 table.counts { border-collapse: collapse; margin: .5rem 0 1rem; }
 table.counts td, table.counts th { padding: .2rem .8rem; text-align: left;

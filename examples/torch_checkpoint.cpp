@@ -2,7 +2,8 @@
 // blocks, trained with and without checkpointed blocks from the same seed.
 //
 // 1. The gradients agree parameter by parameter, dropout included.
-// 2. Peak tensor memory and step time of both, same model, batch and dtype.
+// 2. Peak tensor memory and step time of both, same model, batch and dtype,
+//    beside the floor checkpointing must cost (1 + F / (F + B) in time).
 // 3. The wrong variant (RNG replay off): the comparison rejects it.
 // 4. The audit: BatchNorm's running statistics are updated twice per step.
 // 5. checkpoint_sequential over the model of part 2 as a torch::nn::Sequential:
@@ -121,11 +122,17 @@ int main() {
   std::printf("gradients, plain vs checkpointed: %s\n\n",
               last.passes() ? "all parameters agree" : "FAIL");
 
-  // --- 2. peak memory and time ------------------------------------------
+  // --- 2. peak memory and time, beside their floors ----------------------
+  // Checkpointing must run the blocks' forward twice, so a checkpointed step
+  // costs at least 1 + F / (F + B) times the plain one (F, B: the plain
+  // forward and backward of the blocks), and must hold at least the blocks'
+  // stored inputs and one block's activations. F, B and the activations are
+  // measured on the plain model in the same run, interleaved with the steps.
   const std::int64_t width = 512, batch = 256;
   const int depth = 8, reps = 5;
   std::printf("== 2. peak tensor memory and time (width %lld, depth %d, batch "
-              "%lld, float32, 1 thread, median of %d steps by CPU time) ==\n",
+              "%lld, float32, 1 thread, medians of %d interleaved steps by "
+              "CPU time) ==\n",
               static_cast<long long>(width), depth,
               static_cast<long long>(batch), reps);
   torch::manual_seed(1);
@@ -133,24 +140,55 @@ int main() {
   copy_state(*big_p, *big_c);
   const torch::Tensor bx = torch::randn({batch, width}),
                       by = torch::randn({batch, 10});
-  auto measure = [&](Model &m, const rt::Options *o) {
-    auto step = [&] {
+  auto step_of = [&](Model &m, const rt::Options *o) {
+    return [&m, o, &bx, &by] {
       m->zero_grad(/*set_to_none=*/false);
       torch::mse_loss(m->forward(bx, o), by).backward();
     };
-    step(); // gradients are allocated here, outside the measurements
-    std::vector<rt::StepMeasurement> ms;
-    for (int i = 0; i < reps; ++i) {
-      torch::manual_seed(7);
-      ms.push_back(rt::measure_step(step));
-    }
+  };
+  std::vector<rt::TensorFunction> blocks;
+  for (Block &b : big_p->blocks)
+    blocks.push_back([b](const torch::Tensor &t) mutable { return b(t); });
+  const rt::TensorFunction head_and_loss = [&](const torch::Tensor &h) {
+    return torch::mse_loss(big_p->head(h), by);
+  };
+  auto phases = [&] {
+    big_p->zero_grad(/*set_to_none=*/false);
+    return rt::measure_plain_phases(blocks, bx, head_and_loss);
+  };
+  // Gradients are allocated here, outside the measurements.
+  step_of(big_p, nullptr)();
+  step_of(big_c, &checkpointed)();
+  std::vector<rt::StepMeasurement> plain_steps, ckpt_steps;
+  std::vector<rt::PlainStepPhases> plain_phases;
+  for (int i = 0; i < reps; ++i) {
+    torch::manual_seed(7);
+    plain_phases.push_back(phases());
+    torch::manual_seed(7);
+    plain_steps.push_back(rt::measure_step(step_of(big_p, nullptr)));
+    torch::manual_seed(7);
+    ckpt_steps.push_back(rt::measure_step(step_of(big_c, &checkpointed)));
+  }
+  auto median = [](std::vector<double> v) {
+    std::sort(v.begin(), v.end());
+    return v[v.size() / 2];
+  };
+  auto median_step = [](std::vector<rt::StepMeasurement> ms) {
     std::sort(ms.begin(), ms.end(), [](const auto &a, const auto &b) {
       return a.cpu_seconds < b.cpu_seconds;
     });
     return ms[ms.size() / 2];
   };
-  const rt::StepMeasurement mp = measure(big_p, nullptr);
-  const rt::StepMeasurement mc = measure(big_c, &checkpointed);
+  const rt::StepMeasurement mp = median_step(plain_steps);
+  const rt::StepMeasurement mc = median_step(ckpt_steps);
+  std::vector<double> fs, bs, rests;
+  for (const rt::PlainStepPhases &ph : plain_phases) {
+    fs.push_back(ph.forward.cpu_seconds);
+    bs.push_back(ph.backward.cpu_seconds);
+    rests.push_back(ph.rest.cpu_seconds);
+  }
+  const double f = median(fs), b = median(bs), time_floor = 1 + f / (f + b);
+  const std::size_t peak_floor = plain_phases[0].peak_floor(mp.peak_bytes);
   const rt::GradientComparison bc =
       rt::compare_gradients(*big_p, *big_c, rtol, atol);
   std::printf("%-13s %18s %12s %12s %12s\n", "", "peak tensor memory",
@@ -160,12 +198,27 @@ int main() {
     std::printf("%-13s %14.2f MiB %8.2f MiB %9.1f ms %9.1f ms\n", name,
                 m.peak_bytes / 1048576.0, m.allocated_bytes / 1048576.0,
                 m.cpu_seconds * 1e3, m.seconds * 1e3);
-  std::printf(
-      "checkpointed / plain: memory %.2f, time %.2f (CPU), %.2f (wall); "
-      "gradients %s\n\n",
-      double(mc.peak_bytes) / double(mp.peak_bytes),
-      mc.cpu_seconds / mp.cpu_seconds, mc.seconds / mp.seconds,
-      bc.passes() ? "agree" : "DIFFER");
+  std::printf("%-13s %14.2f MiB %12s %9.1f ms\n", "floor",
+              peak_floor / 1048576.0, "", mp.cpu_seconds * time_floor * 1e3);
+  std::printf("plain step's phases (CPU time): blocks' forward F %.1f ms, "
+              "blocks' backward B %.1f ms, head and loss %.1f ms\n",
+              f * 1e3, b * 1e3, median(rests) * 1e3);
+  const rt::PlainStepPhases &ph = plain_phases[0];
+  std::size_t activations = 0, outputs = 0;
+  for (std::size_t k = 0; k < ph.activation_bytes.size(); ++k) {
+    activations += ph.activation_bytes[k];
+    outputs += ph.output_bytes[k];
+  }
+  std::printf("blocks' activations in the plain step %.2f MiB, of which "
+              "their outputs (the next blocks' inputs) %.2f MiB\n",
+              activations / 1048576.0, outputs / 1048576.0);
+  std::printf("checkpointed / plain: time %.2f (CPU; floor 1 + F/(F+B) = "
+              "%.2f), %.2f (wall); memory %.2f (floor %.2f); gradients %s\n\n",
+              mc.cpu_seconds / mp.cpu_seconds, time_floor,
+              mc.seconds / mp.seconds,
+              double(mc.peak_bytes) / double(mp.peak_bytes),
+              double(peak_floor) / double(mp.peak_bytes),
+              bc.passes() ? "agree" : "DIFFER");
   ok &= bc.passes() && mc.peak_bytes < mp.peak_bytes;
 
   // --- 3. the wrong variant: no RNG replay ----------------------------------

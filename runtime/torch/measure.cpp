@@ -1,10 +1,12 @@
 // rematch::torch::measure_step: peak CPU tensor memory and wall time of one
 // step, through a counting allocator put in front of the current one for the
-// duration of the step.
+// duration of the step; measure_plain_phases: the same for the phases of a
+// plain step that give the floor of a checkpointed one.
 #include "rematch/torch.h"
 
 #include <c10/core/CPUAllocator.h>
 
+#include <algorithm>
 #include <chrono>
 #include <ctime>
 #include <mutex>
@@ -126,6 +128,62 @@ StepMeasurement measure_step(const std::function<void()> &step) {
   m.seconds = std::chrono::duration<double>(t1 - t0).count();
   m.cpu_seconds = c1 - c0;
   return m;
+}
+
+double PlainStepPhases::time_floor() const {
+  const double f = forward.cpu_seconds, b = backward.cpu_seconds;
+  return f + b > 0 ? 1.0 + f / (f + b) : 1.0;
+}
+
+std::size_t PlainStepPhases::peak_floor(std::size_t plain_peak_bytes) const {
+  std::size_t saved = 0, worst = 0, kept = 0;
+  for (std::size_t k = 0; k < activation_bytes.size(); ++k) {
+    saved += activation_bytes[k];
+    worst = std::max(worst, kept + activation_bytes[k]);
+    if (k < output_bytes.size())
+      kept += output_bytes[k];
+  }
+  // What the plain peak holds besides the blocks' activations (the rest of
+  // the step, gradients in flight) is held by the checkpointed step too.
+  const std::size_t other =
+      plain_peak_bytes > saved ? plain_peak_bytes - saved : 0;
+  return other + worst;
+}
+
+PlainStepPhases measure_plain_phases(const std::vector<TensorFunction> &blocks,
+                                     const at::Tensor &input,
+                                     const TensorFunction &rest) {
+  PlainStepPhases p;
+  // Each block is measured on its own, so that its activations are known;
+  // the forward's figures are their sums, its peak the highest point of the
+  // blocks' peaks over what the earlier blocks left alive.
+  at::Tensor h = input;
+  std::size_t alive = 0;
+  for (const TensorFunction &block : blocks) {
+    at::Tensor out;
+    const StepMeasurement m = measure_step([&] { out = block(h); });
+    p.forward.peak_bytes = std::max(p.forward.peak_bytes, alive + m.peak_bytes);
+    alive += m.retained_bytes;
+    p.forward.allocated_bytes += m.allocated_bytes;
+    p.forward.allocations += m.allocations;
+    p.forward.seconds += m.seconds;
+    p.forward.cpu_seconds += m.cpu_seconds;
+    p.activation_bytes.push_back(m.retained_bytes);
+    p.output_bytes.push_back(out.defined() ? out.nbytes() : 0);
+    h = std::move(out);
+  }
+  p.forward.retained_bytes = alive;
+
+  // The rest runs on a detached copy of the blocks' output: its backward
+  // stops there and yields the gradient that the blocks' backward starts
+  // from, as one backward through the whole step would pass it on.
+  at::Tensor cut = h.detach().requires_grad_(h.requires_grad());
+  p.rest = measure_step([&] { rest(cut).backward(); });
+  at::Tensor grad = cut.grad();
+  cut = at::Tensor();
+  if (h.requires_grad() && grad.defined())
+    p.backward = measure_step([&] { h.backward(grad); });
+  return p;
 }
 
 } // namespace rematch::torch

@@ -421,4 +421,76 @@ TEST_F(TorchTest, MeasureStepCountsOnlyTheStep) {
   EXPECT_EQ(m.retained_bytes, 0u);
 }
 
+// --- measure_plain_phases ---------------------------------------------------
+
+TEST(PlainStepPhases, PeakFloorKeepsInputsAndOneBlock) {
+  rt::PlainStepPhases p;
+  p.activation_bytes = {10, 10, 10};
+  p.output_bytes = {4, 4, 4};
+  // 40 - 30 saved + (4 + 4 kept + 10 of the last block recomputed)
+  EXPECT_EQ(p.peak_floor(40), 28u);
+  // A large early block is the worst moment.
+  p.activation_bytes = {30, 10, 10};
+  EXPECT_EQ(p.peak_floor(60), 10u + 30u);
+  // A plain peak below the activations (it cannot be): the worst moment.
+  EXPECT_EQ(p.peak_floor(0), 30u);
+  EXPECT_EQ(rt::PlainStepPhases{}.time_floor(), 1.0);
+}
+
+TEST(PlainStepPhases, SplitStepEqualsThePlainStep) {
+  torch::manual_seed(3);
+  const std::int64_t batch = 16, width = 24;
+  std::vector<torch::nn::Linear> lins;
+  for (int i = 0; i < 3; ++i)
+    lins.emplace_back(width, width);
+  torch::nn::Linear head(width, 2);
+  const torch::Tensor x = torch::randn({batch, width});
+  std::vector<rt::TensorFunction> blocks;
+  for (torch::nn::Linear &l : lins)
+    blocks.push_back(
+        [l](const torch::Tensor &t) mutable { return torch::tanh(l(t)); });
+  const rt::TensorFunction rest = [&](const torch::Tensor &h) {
+    return head(h).pow(2).sum();
+  };
+  auto grads = [&] {
+    std::vector<torch::Tensor> g;
+    for (torch::nn::Linear &l : lins)
+      g.push_back(l->weight.grad().clone());
+    g.push_back(head->weight.grad().clone());
+    return g;
+  };
+  auto zero = [&] {
+    for (torch::nn::Linear &l : lins)
+      l->zero_grad();
+    head->zero_grad();
+  };
+
+  torch::Tensor h = x;
+  for (const rt::TensorFunction &b : blocks)
+    h = b(h);
+  rest(h).backward();
+  const std::vector<torch::Tensor> plain = grads();
+  zero();
+  const rt::PlainStepPhases p = rt::measure_plain_phases(blocks, x, rest);
+  const std::vector<torch::Tensor> split = grads();
+  for (std::size_t i = 0; i < plain.size(); ++i)
+    EXPECT_TRUE(torch::equal(plain[i], split[i])) << "parameter " << i;
+
+  // Each block keeps its tanh output (tanh's backward needs it, the next
+  // linear's too); the linear's output is freed.
+  const std::size_t out = batch * width * sizeof(float);
+  ASSERT_EQ(p.activation_bytes.size(), 3u);
+  for (std::size_t k = 0; k < 3; ++k) {
+    EXPECT_EQ(p.activation_bytes[k], out) << "block " << k;
+    EXPECT_EQ(p.output_bytes[k], out) << "block " << k;
+  }
+  EXPECT_EQ(p.forward.retained_bytes, 3 * out);
+  EXPECT_GE(p.forward.peak_bytes, 3 * out);
+  EXPECT_GT(p.forward.allocations, 0u);
+  EXPECT_GT(p.backward.allocations, 0u);
+  EXPECT_GT(p.rest.allocations, 0u);
+  EXPECT_GE(p.time_floor(), 1.0);
+  EXPECT_LE(p.time_floor(), 2.0);
+}
+
 } // namespace

@@ -347,6 +347,45 @@ struct StepMeasurement {
 /// current one. Tensors allocated before the step are not counted.
 StepMeasurement measure_step(const std::function<void()> &step);
 
+/// A tensor-to-tensor function: one block of a model, or the rest of a step
+/// after the blocks (the head and the loss).
+using TensorFunction = std::function<at::Tensor(const at::Tensor &)>;
+
+/// One plain (not checkpointed) step, split where checkpointing acts: what a
+/// step that checkpoints every block must cost at least, measured in the same
+/// run as the steps it is compared with.
+struct PlainStepPhases {
+  /// F: the forward of every block, with autograd recording (the recompute
+  /// runs it once more). `peak_bytes` is the peak over the whole forward.
+  StepMeasurement forward;
+  /// B: the backward through the blocks alone.
+  StepMeasurement backward;
+  /// The rest of the step: the loss's forward and backward up to the blocks'
+  /// output.
+  StepMeasurement rest;
+  /// Per block: the bytes its plain forward left alive (the tensors autograd
+  /// saved for its backward, and its output), and the bytes of its output.
+  std::vector<std::size_t> activation_bytes, output_bytes;
+
+  /// 1 + F / (F + B), by CPU time: checkpointing runs the blocks' forward
+  /// twice, so a checkpointed step costs at least this times the plain one
+  /// (slightly less when `rest` is not negligible: 1 + F / (F + B + rest)).
+  double time_floor() const;
+  /// The least peak a step that checkpoints every block can have, given the
+  /// plain step's measured peak: the blocks' activations leave it, and come
+  /// back at the worst moment of the backward, when block k is recomputed
+  /// while the outputs of blocks 0..k-1 are kept as the next blocks' inputs.
+  std::size_t peak_floor(std::size_t plain_peak_bytes) const;
+};
+
+/// Runs one plain step of `blocks` applied in order to `input`, then `rest`
+/// (which returns the loss), forward and backward, and measures its phases.
+/// Gradients accumulate as in `rest(blocks(input)).backward()`. Warm up and
+/// seed the RNG as for the steps it is compared with.
+PlainStepPhases measure_plain_phases(const std::vector<TensorFunction> &blocks,
+                                     const at::Tensor &input,
+                                     const TensorFunction &rest);
+
 } // namespace rematch::torch
 
 #endif

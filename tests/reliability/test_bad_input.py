@@ -621,6 +621,64 @@ class TestBadConfig(BadInputTest):
         self.assertExit(self.rematch(f, *STD), 1)
 
 
+class TestBadModels(BadInputTest):
+    """A project's model file (Models: in .rematch.yaml) that is broken."""
+
+    def test_broken_models_are_2_and_name_the_file_and_line(self):
+        cases = {
+            "unknown-effect": (b"Functions:\n  - {Name: f, Effect: teleport}\n", 2),
+            "rule-without-id": (b"Rules:\n  - {Namespace: x, Effect: pure}\n", 2),
+            "not-a-mapping": (b"- a\n- b\n", 1),
+            "binary": (b"\x00\x01\xff\xfe", None),
+            "deep": (b"Functions: " + b"[" * 5000, 1),
+        }
+        for name, (text, line) in cases.items():
+            with self.subTest(case=name):
+                write(self.path(name, "models", "ours.yaml"), text)
+                write(self.path(name, ".rematch.yaml"), b"Models: [models/ours.yaml]\n")
+                f = self.src(name + "/log.cpp", LOGGING)
+                res = self.rematch(f, *STD, limit=120)
+                self.assertExit(res, 2)
+                pattern = r"models/ours\.yaml:%s:\d+: error: " % (line or r"\d+")
+                self.assertRegex(res.out + res.err, pattern)
+
+    def test_missing_model_file_is_2(self):
+        write(self.path("p", ".rematch.yaml"), b"Models: [nowhere.yaml]\n")
+        f = self.src("p/log.cpp", LOGGING)
+        res = self.rematch(f, *STD, limit=120)
+        self.assertExit(res, 2)
+        self.assertIn("nowhere.yaml: error: cannot read model file", res.out + res.err)
+
+    def test_other_files_are_still_analysed(self):
+        # One directory's configuration names a broken model: its file fails
+        # with the model's error, the other directory's file is reported.
+        write(self.path("bad", "m.yaml"), b"Functions: [{Name: f}]\n")
+        write(self.path("bad", ".rematch.yaml"), b"Models: [m.yaml]\n")
+        bad = self.src("bad/log.cpp", LOGGING)
+        good = self.src("good/log.cpp", LOGGING)
+        res = self.rematch(bad, good, *STD, limit=120)
+        self.assertExit(res, 2)
+        self.assertRegex(res.out + res.err, r"m\.yaml:1:\d+: error: an entry needs 'Effect'")
+        self.assertIn(("rematch-logging", LOGGING_LINE, 5, good),
+                      [(c, l, col, f) for c, l, col, f in self.findings(res)])
+
+    def test_broken_model_given_with_config_file_is_2_before_any_work(self):
+        write(self.path("m.yaml"), b"Types:\n  tensor: [x]\n")
+        write(self.path("cfg.yaml"), b"Models: [m.yaml]\n")
+        f = self.src("log.cpp", LOGGING)
+        res = self.rematch("--config-file=" + self.path("cfg.yaml"), f, *STD, limit=120)
+        self.assertExit(res, 2)
+        self.assertIn("m.yaml:2:3: error: unknown key 'tensor' in Types", res.err)
+        self.assertEqual(res.out, "")
+
+    def test_malformed_replays_option_is_2(self):
+        f = self.src("log.cpp", LOGGING)
+        res = self.rematch("--checkpoint-functions=nn::checkpoint[torch.default", f,
+                           *STD, limit=120)
+        self.assertExit(res, 2)
+        self.assertIn("malformed entry point", res.err)
+
+
 class TestOptionsAndOutput(BadInputTest):
     def test_output_to_a_full_device_is_2(self):
         if not os.path.exists("/dev/full"):

@@ -592,6 +592,10 @@ TUSummary EffectAnalysis::exportSummary() const {
     else
       S.Inputs.emplace_back(std::string(Path), std::string());
   }
+  // The models the effects came from: a changed model makes the summary
+  // stale like a changed header.
+  for (const std::string &P : Known->models().paths())
+    S.Inputs.emplace_back(P, std::string());
   // A header included twice has two entries.
   llvm::sort(S.SystemInputs);
   S.SystemInputs.erase(llvm::unique(S.SystemInputs), S.SystemInputs.end());

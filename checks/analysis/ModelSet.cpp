@@ -122,6 +122,13 @@ bool ModelSet::isAnalysed(StringRef Scope) const {
   return false;
 }
 
+std::vector<std::string> ModelSet::paths() const {
+  std::vector<std::string> Out;
+  for (const auto &F : Files)
+    Out.push_back(F->Path);
+  return Out;
+}
+
 const ModelSource *ModelSet::source(StringRef Name) const {
   auto It = Sources.find(Name);
   return It == Sources.end() ? nullptr : &It->second;

@@ -45,6 +45,9 @@ public:
   }
 
   const ModelSource *source(llvm::StringRef Name) const;
+  // The model files, in load order: what a summary depends on besides its
+  // sources.
+  std::vector<std::string> paths() const;
   // Whether code in this scope (a qualified class or namespace name) is
   // analysed even in system headers (Analyse:).
   bool isAnalysed(llvm::StringRef Scope) const;

@@ -864,7 +864,9 @@ class TestPluginParity(CliTest):
         lint = os.path.join(TOOLS.root, "examples", "lint")
         files = sorted(os.path.join(lint, f) for f in os.listdir(lint) if f.endswith(".cpp"))
         self.assertTrue(files)
-        args = ["-std=c++17", "-I", os.path.join(TOOLS.root, "runtime", "include")]
+        # libtorch_block.cpp includes libtorch's API headers (libtorch-dev).
+        args = ["-std=c++17", "-I", os.path.join(TOOLS.root, "runtime", "include"),
+                "-I", "/usr/include/torch/csrc/api/include"]
         total = 0
         for f in files:
             with self.subTest(file=os.path.basename(f)):

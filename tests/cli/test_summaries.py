@@ -162,6 +162,27 @@ class SummariesTest(unittest.TestCase):
                  for n in self.summary_files()}
         self.assertTrue(all(before[n] != after[n] for n in before))
 
+    def test_model_change_makes_summaries_stale(self):
+        # The summaries hold what the models said: a project's model edited
+        # between two runs makes them stale like an edited header.
+        self.write("ours.yaml", "Functions:\n  - {Name: g_nothing, Effect: pure}\n")
+        self.write(".rematch.yaml", "Models: [ours.yaml]\n")
+        self.run_rematch(["a.cpp", "b.cpp", "c.cpp"])
+        before = {n: os.stat(os.path.join(self.sums, n)).st_mtime_ns
+                  for n in self.summary_files()}
+        time.sleep(0.05)
+        self.run_rematch(["a.cpp", "b.cpp", "c.cpp"])
+        reused = {n: os.stat(os.path.join(self.sums, n)).st_mtime_ns
+                  for n in self.summary_files()}
+        self.assertEqual(before, reused)
+        # log_step's printf becomes a project logger's in the model: the
+        # chain through b.cpp now ends in it, and every summary is rebuilt.
+        self.write("ours.yaml", "Functions:\n  - {Name: read_lr, Effect: io}\n")
+        doc, _, _ = self.run_rematch(["a.cpp", "b.cpp", "c.cpp"])
+        after = {n: os.stat(os.path.join(self.sums, n)).st_mtime_ns
+                 for n in self.summary_files()}
+        self.assertTrue(all(before[n] != after[n] for n in before))
+
     def test_one_changed_file_uses_the_others_summaries(self):
         # The pre-commit case: only a.cpp is on the command line.
         self.run_rematch(["a.cpp", "b.cpp", "c.cpp"])

@@ -52,6 +52,7 @@ public:
   }
 
   Expected<ModelFile> parse(StringRef Text) {
+    this->Text = Text;
     if (std::string Deep = yamlNestingProblem(
             Text, Path, "a model file nests a few levels at most");
         !Deep.empty())
@@ -84,16 +85,22 @@ private:
                       .str();
   }
 
+  // Where N starts, 1-based; 0:0 when the parser, after an error, gave it
+  // no position inside the text.
+  std::pair<unsigned, unsigned> position(const yaml::Node *N) const {
+    if (!N)
+      return {0, 0};
+    const char *P = N->getSourceRange().Start.getPointer();
+    if (!P || P < Text.begin() || P > Text.end())
+      return {0, 0};
+    return SM.getLineAndColumn(N->getSourceRange().Start);
+  }
+
   // Records the first error, at N's start; always false, to return.
   bool fail(const yaml::Node *N, const Twine &Message) {
     if (Error)
       return false;
-    unsigned Line = 0, Column = 0;
-    if (N) {
-      auto LC = SM.getLineAndColumn(N->getSourceRange().Start);
-      Line = LC.first;
-      Column = LC.second;
-    }
+    auto [Line, Column] = position(N);
     Error = (Path + ":" + Twine(Line) + ":" + Twine(Column) +
              ": error: " + Message)
                 .str();
@@ -322,10 +329,12 @@ private:
   }
 
   bool entry(yaml::Node *N, ModelEntry &E, bool Rule) {
-    auto LC = SM.getLineAndColumn(N->getSourceRange().Start);
+    if (Error)
+      return false;
+    auto [Line, Column] = position(N);
     E.File = Path;
-    E.Line = LC.first;
-    E.Column = LC.second;
+    E.Line = Line;
+    E.Column = Column;
     static const StringRef FunctionKeys[] = {
         "Id",     "Name",    "Params", "Effect",  "On",     "Source",
         "Generator", "When", "Unless", "May",     "Draws",  "Subject",
@@ -526,6 +535,7 @@ private:
   }
 
   std::string Path;
+  StringRef Text;
   SourceMgr SM;
   std::optional<std::string> Error;
 };

@@ -143,6 +143,11 @@ TEST(Model, ErrorsNameFileLineAndColumn) {
   // Nesting that would take the reader's recursion deep.
   EXPECT_THAT(parseError("Functions: " + std::string(100, '[')),
               HasSubstr("nested more than 32 levels deep"));
+  // Found by the fuzzer: an entry the YAML reader gave up on has no
+  // position in the text; the error is still the first one, not a crash.
+  EXPECT_THAT(parseError("Functions:\n  - {orch.md).\n  - {Nam" +
+                         std::string(80, '\xff') + "e: x}\n"),
+              StartsWith("m.yaml:"));
   EXPECT_THAT(parseError("Model: a\n---\nModel: b\n"),
               HasSubstr("one YAML document"));
 }

@@ -116,10 +116,7 @@ void RematchCheck::report(const Finding &F, const EffectAnalysis &A,
     Last.Kind = X->Kind;
     Last.Subject = X->Subject;
     Last.Detail = X->Detail;
-    Last.RngSource = X->RngSource;
-    Last.RngSourceText = X->RngSourceText;
-    Last.Draws = X->Draws;
-    Last.May = X->May;
+    copyModelFacts(Last, *X);
   }
   const std::string What =
       describeFor(Last, *F.Site) +

@@ -81,6 +81,15 @@ struct Effect {
   std::string VarUsr; // a global read in another TU: the global's USR
 };
 
+// What a model says of an effect (source, wording, condition), carried from
+// one record of it to the next: Effect, SummaryEffect.
+template <class To, class From> void copyModelFacts(To &T, const From &F) {
+  T.RngSource = F.RngSource;
+  T.RngSourceText = F.RngSourceText;
+  T.Draws = F.Draws;
+  T.May = F.May;
+}
+
 // One call made by a function, with the roots of what the callee can reach.
 struct CallSite {
   const FunctionDecl *Callee = nullptr;

@@ -318,10 +318,7 @@ void EffectAnalysis::computeSummaries(
             continue;
           E.Subject = From.Subject;
           E.Detail = From.Detail;
-          E.RngSource = From.RngSource;
-          E.RngSourceText = From.RngSourceText;
-          E.Draws = From.Draws;
-          E.May = From.May;
+          copyModelFacts(E, From);
           E.CalleeEffect = I;
           E.Virtual = C.Virtual || From.Virtual;
           E.Called = C.Callee;
@@ -345,10 +342,7 @@ void EffectAnalysis::computeSummaries(
             continue;
           E.Subject = X.Subject;
           E.Detail = X.Detail;
-          E.RngSource = X.RngSource;
-          E.RngSourceText = X.RngSourceText;
-          E.Draws = X.Draws;
-          E.May = X.May;
+          copyModelFacts(E, X);
           E.Called = C.Callee;
           E.CalleeEffect = I;
           E.External = true;
@@ -621,10 +615,7 @@ TUSummary EffectAnalysis::exportSummary() const {
       X.Target = E.Target;
       X.Subject = E.Subject;
       X.Detail = E.Detail;
-      X.RngSource = E.RngSource;
-      X.RngSourceText = E.RngSourceText;
-      X.Draws = E.Draws;
-      X.May = E.May;
+      copyModelFacts(X, E);
       X.Virtual = E.Virtual;
       X.VarUsr = E.Var ? usrOf(*E.Var) : E.VarUsr;
       for (const ChainStep &Step : chain(FD, E)) {

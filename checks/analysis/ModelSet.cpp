@@ -142,30 +142,52 @@ bool isDirectory(const Twine &P) { return sys::fs::is_directory(P); }
 
 } // namespace
 
+namespace {
+
+// share/rematch/models beside a module in bin/ or lib/ (../share), or in a
+// multiarch lib/<triple>/ (../../share).
+std::string modelsBeside(StringRef Module) {
+  if (Module.empty())
+    return {};
+  SmallString<256> Real;
+  if (sys::fs::real_path(Module, Real))
+    return {};
+  for (int Up : {1, 2}) {
+    SmallString<256> Candidate = sys::path::parent_path(Real);
+    for (int I = 0; I < Up; ++I)
+      sys::path::append(Candidate, "..");
+    sys::path::append(Candidate, "share", "rematch", "models");
+    sys::path::remove_dots(Candidate, /*remove_dot_dot=*/true);
+    if (isDirectory(Candidate))
+      return std::string(Candidate);
+  }
+  return {};
+}
+
+std::string findBuiltinModels() {
+  // An explicit directory (a packager's layout, the unit tests).
+  if (const char *Env = std::getenv("REMATCH_MODELS_DIR"); Env && *Env)
+    return std::string(Env);
+  // The plugin this code is in, as dlopen was given it; for the program,
+  // that is its argv[0], which may be a bare name found on PATH: then the
+  // executable itself.
+  Dl_info Info;
+  if (dladdr(reinterpret_cast<void *>(&findBuiltinModels), &Info) &&
+      Info.dli_fname && StringRef(Info.dli_fname).contains('/'))
+    if (std::string Dir = modelsBeside(Info.dli_fname); !Dir.empty())
+      return Dir;
+  return modelsBeside(sys::fs::getMainExecutable(
+      nullptr, reinterpret_cast<void *>(&findBuiltinModels)));
+}
+
+// Found when the program or plugin is loaded, before clang's tools change
+// the working directory a relative module path is relative to.
+[[maybe_unused]] const std::string &BuiltinModelsDir = builtinModelsDir();
+
+} // namespace
+
 std::string builtinModelsDir() {
-  static const std::string Dir = [] {
-    // An explicit directory (a packager's layout, the unit tests).
-    if (const char *Env = std::getenv("REMATCH_MODELS_DIR"); Env && *Env)
-      return std::string(Env);
-    Dl_info Info;
-    // The program or the plugin this function was linked into.
-    if (dladdr(reinterpret_cast<void *>(&builtinModelsDir), &Info) &&
-        Info.dli_fname) {
-      SmallString<256> Module(Info.dli_fname);
-      sys::fs::make_absolute(Module);
-      // bin/ or lib/ (../share), or a multiarch lib/<triple>/ (../../share).
-      for (int Up : {1, 2}) {
-        SmallString<256> Candidate = sys::path::parent_path(Module);
-        for (int I = 0; I < Up; ++I)
-          sys::path::append(Candidate, "..");
-        sys::path::append(Candidate, "share", "rematch", "models");
-        sys::path::remove_dots(Candidate, /*remove_dot_dot=*/true);
-        if (isDirectory(Candidate))
-          return std::string(Candidate);
-      }
-    }
-    return std::string();
-  }();
+  static const std::string Dir = findBuiltinModels();
   return Dir;
 }
 

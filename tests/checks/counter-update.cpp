@@ -227,6 +227,36 @@ void negatives_guarded(rematch::Segment &seg) {
   });
 }
 
+// Each branch of a guard runs in one pass only: the forward-only branch
+// and the recompute-only one are both safe. A guard and'ed with another
+// condition confines its then-branch only; its else-branch may run in both.
+int g_forward_steps, g_recomputes, g_other;
+void guard_branches(rematch::Segment &seg, bool flag) {
+  seg.forward([] {
+    if (rematch::recomputing())
+      ++g_recomputes;
+    else
+      ++g_forward_steps;
+  });
+  seg.forward([] {
+    if (!rematch::recomputing()) {
+      ++g_forward_steps;
+    } else {
+      ++g_recomputes;
+    }
+  });
+  seg.forward([flag] {
+    if (rematch::recomputing() && flag)
+      ++g_recomputes;
+    else
+      ++g_other; // expect: rematch-counter-update {{'g_other'}}
+  });
+  seg.forward([flag] {
+    if (flag && !rematch::recomputing())
+      ++g_forward_steps;
+  });
+}
+
 // Suppressed, in all the forms clang-tidy knows.
 void negatives_nolint(rematch::Segment &seg) {
   seg.forward([] {

@@ -222,3 +222,33 @@ unsigned negatives_not_checkpointed(rematch::Segment &seg) {
   auto later = [] { return g_gen(); };
   return a + b + c + d + later() + g_gen();
 }
+
+// ---- standard algorithms that take an engine ----------------------------------
+
+// std::shuffle, std::sample and std::generate_canonical draw from the engine
+// they are given: reported when it is outside state, at the call.
+float algorithms(rematch::Segment &seg, std::vector<int> &order,
+                 std::mt19937 &outside) {
+  return seg.forward([&] {
+    std::shuffle(order.begin(), order.end(), g_gen); // expect: rematch-unreplayed-rng {{draws from 'g_gen', which is not replayed}}
+    std::shuffle(order.begin(), order.end(), outside); // expect: rematch-unreplayed-rng {{'outside'}}
+    std::vector<int> picked(2);
+    std::sample(order.begin(), order.end(), picked.begin(), 2, g_gen64); // expect: rematch-unreplayed-rng {{'g_gen64'}}
+    return std::generate_canonical<float, 24>(g_minstd); // expect: rematch-unreplayed-rng {{'g_minstd'}}
+  });
+}
+
+// A local engine seeded inside the callable draws the same in both passes;
+// a rematch::Generator is replayed.
+float algorithms_negatives(rematch::Segment &seg, std::vector<int> &order,
+                           rematch::Generator<std::mt19937> &replayed) {
+  return seg.forward([&] {
+    std::vector<int> local(order);
+    std::mt19937 gen(7);
+    std::shuffle(local.begin(), local.end(), gen);
+    std::shuffle(local.begin(), local.end(), replayed);
+    std::vector<int> picked(2);
+    std::sample(local.begin(), local.end(), picked.begin(), 2, gen);
+    return std::generate_canonical<float, 24>(gen) + picked[0];
+  });
+}

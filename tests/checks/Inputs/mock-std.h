@@ -603,6 +603,19 @@ public:
   template <class URBG> bool operator()(URBG &) { return false; }
 };
 
+// Algorithms that draw from the engine they are given.
+template <class RandomIt, class URBG>
+void shuffle(RandomIt first, RandomIt last, URBG &&g) {}
+template <class PopulationIt, class SampleIt, class Distance, class URBG>
+SampleIt sample(PopulationIt first, PopulationIt last, SampleIt out,
+                Distance n, URBG &&g) {
+  return out;
+}
+template <class RealType, size_t Bits, class URBG>
+RealType generate_canonical(URBG &g) {
+  return RealType();
+}
+
 // ---- chrono and threads ----------------------------------------------------
 template <long long Num, long long Den = 1> struct ratio {};
 typedef ratio<1, 1000000000> nano;

@@ -859,6 +859,56 @@ def parse_clang_tidy(text):
     return found
 
 
+class TestPluginModels(CliTest):
+    """The plugin's own options: Models (a project's model files) and
+    CheckpointFunctions with the sources an entry point replays."""
+
+    SOURCE = """\
+namespace ours { float noise(); }
+namespace nn {
+template <class F> float checkpoint(F f) { return f(); }
+template <class F> float seeded(F f) { return f(); }
+}
+float a() { return nn::checkpoint([] { return ours::noise(); }); }
+float b() { return nn::seeded([] { return ours::noise(); }); }
+"""
+    MODEL = """\
+Sources:
+  - {Name: ours.noise, Description: "our noise stream"}
+Functions:
+  - {Name: ours::noise, Effect: rng, Source: ours.noise}
+"""
+
+    def tidy(self, options):
+        f = self.src("m.cpp", self.SOURCE)
+        return self.run_tool([TOOLS.clang_tidy, "--load=" + TOOLS.plugin,
+                              "--checks=-*,rematch-*",
+                              "--config={CheckOptions: {%s}}" % options,
+                              f, "--", "-std=c++17"])
+
+    def test_models_option_and_replays(self):
+        model = self.src("ours.yaml", self.MODEL)
+        res = self.tidy("Models: '%s', CheckpointFunctions: "
+                        "'nn::checkpoint,nn::seeded[ours.noise]'" % model)
+        self.assertEqual(res.rc, 0, repr(res))
+        warnings = [l for l in res.out.splitlines() if "warning:" in l]
+        self.assertEqual(len(warnings), 1, res.out)
+        self.assertIn("m.cpp:6:", warnings[0])
+        self.assertIn("draws from our noise stream through 'ours::noise', "
+                      "which 'nn::checkpoint' does not replay", warnings[0])
+
+    def test_without_the_model_nothing_is_known(self):
+        res = self.tidy("CheckpointFunctions: 'nn::checkpoint,nn::seeded'")
+        self.assertEqual(res.rc, 0, repr(res))
+        self.assertNotIn("warning:", res.out)
+
+    def test_broken_model_is_a_configuration_error(self):
+        model = self.src("bad.yaml", "Functions: [{Name: f}]\n")
+        res = self.tidy("Models: '%s', CheckpointFunctions: 'nn::checkpoint'" % model)
+        self.assertIn("bad.yaml:1:", res.out + res.err)
+        self.assertIn("an entry needs 'Effect'", res.out + res.err)
+
+
 class TestPluginParity(CliTest):
     def test_examples_same_findings(self):
         lint = os.path.join(TOOLS.root, "examples", "lint")

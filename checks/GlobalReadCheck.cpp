@@ -14,6 +14,16 @@ std::string GlobalReadCheck::consequence(const Effect &) const {
   return "the recomputation in backward may see a different value";
 }
 
+std::string GlobalReadCheck::consequenceFor(const Finding &F, const Effect &Last,
+                                            const EffectAnalysis &A) const {
+  std::string Why = consequence(Last);
+  if (A.globalChange(*F.E) == EffectAnalysis::GlobalChange::OtherTUMayWrite)
+    Why += ": " + quoted(Last.Subject) +
+           " may be written in another translation unit; whole-program "
+           "analysis (--summaries-dir) can prove it constant";
+  return Why;
+}
+
 // `[g_scale = g_scale]` makes the lambda read the value the global had when
 // the lambda was created, before the original forward, in both passes. Only
 // offered where that rewrite is certainly valid: a visible lambda, a scalar

@@ -17,6 +17,8 @@ public:
 protected:
   std::string describe(const Effect &E) const override;
   std::string consequence(const Effect &E) const override;
+  std::string consequenceFor(const Finding &F, const Effect &Last,
+                             const EffectAnalysis &A) const override;
   void addFixes(DiagnosticBuilder &Diag, const Finding &F,
                 const EffectAnalysis &A, ASTContext &Ctx) override;
 };

@@ -149,12 +149,34 @@ void RematchCheck::report(const Finding &F, const EffectAnalysis &A,
                              : "") +
                What;
   }
-  Message += "; " + consequence(Last);
+  Message += "; " + consequenceFor(F, Last, A);
 
+  // Never a primary location users cannot edit: a callable whose body is
+  // in a system header (a library functor passed to the entry point) is
+  // reported at the argument that hands it over, its effect in a note.
+  const SourceManager &SM = Ctx.getSourceManager();
+  // The checkpoint call: here, or in the TU whose summary named it.
+  const SourceLocation SiteLoc = F.Site->Call
+                                     ? F.Site->Call->getExprLoc()
+                                     : locationOf(F.Site->RemoteCall, Ctx);
+  SourceLocation Where = F.E->Loc;
+  const bool InSystemHeader =
+      Where.isValid() && SM.isInSystemHeader(SM.getExpansionLoc(Where)) &&
+      (F.Target->Arg || SiteLoc.isValid());
+  if (InSystemHeader)
+    Where = F.Target->Arg ? F.Target->Arg->getExprLoc() : SiteLoc;
   {
-    DiagnosticBuilder Diag = diag(F.E->Loc, "%0") << Message;
-    if (!F.E->Callee)
+    DiagnosticBuilder Diag = diag(Where, "%0") << Message;
+    if (!F.E->Callee && !InSystemHeader)
       addFixes(Diag, F, A, Ctx);
+  }
+  if (InSystemHeader) {
+    std::string In = quoted(functionName(F.Target->Body));
+    if (F.E->Callee)
+      diag(F.E->Loc, "%0 calls %1 here", DiagnosticIDs::Note)
+          << In << quoted(functionName(F.E->Callee));
+    else
+      diag(F.E->Loc, "%0 %1 here", DiagnosticIDs::Note) << In << describe(*F.E);
   }
   // One note per step of the chain, then the checkpoint call. A chain
   // thousands deep keeps its first and last steps, and says what it skipped.
@@ -191,13 +213,15 @@ void RematchCheck::report(const Finding &F, const EffectAnalysis &A,
       diag(Step.E->Loc, "%0 %1 here", DiagnosticIDs::Note)
           << In << describe(*Step.E);
   }
-  diag(F.Site->Call->getExprLoc(),
-       "callable is checkpointed by this call to %0; it runs again during "
-       "backward",
-       DiagnosticIDs::Note)
-      << quoted(F.Site->EntryPoint);
-  if (std::string Fix = suggestion(Last, *F.Site, A); !Fix.empty())
-    diag(F.Site->Call->getExprLoc(), "%0", DiagnosticIDs::Note) << Fix;
+  if (SiteLoc.isValid()) {
+    diag(SiteLoc,
+         "callable is checkpointed by this call to %0; it runs again during "
+         "backward",
+         DiagnosticIDs::Note)
+        << quoted(F.Site->EntryPoint);
+    if (std::string Fix = suggestion(Last, *F.Site, A); !Fix.empty())
+      diag(SiteLoc, "%0", DiagnosticIDs::Note) << Fix;
+  }
 }
 
 } // namespace clang::tidy::rematch

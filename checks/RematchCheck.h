@@ -32,6 +32,11 @@ protected:
   virtual std::string describe(const Effect &E) const = 0;
   // Why that breaks recomputation: "the recomputation in backward ...".
   virtual std::string consequence(const Effect &E) const = 0;
+  // The same for the finding's own message, which knows the analysis.
+  virtual std::string consequenceFor(const Finding &F, const Effect &Last,
+                                     const EffectAnalysis &A) const {
+    return consequence(Last);
+  }
   // The same for the finding's own message, which knows the entry point.
   virtual std::string describeFor(const Effect &E,
                                   const CheckpointSite &Site) const {

@@ -109,6 +109,26 @@ bool SummaryStore::load(llvm::raw_ostream &Err) {
   return true;
 }
 
+// What a summary was computed with still holds: the other TUs' functions it
+// called, the globals it judged, and, for every function it defines with
+// effects, the calls of other TUs that checkpoint it (recorded or, when
+// there were none, implied: a new one makes the summary stale).
+static bool dependenciesHold(const TUSummary &S,
+                             const ExternalSummaries &With) {
+  llvm::StringMap<const std::string *> Recorded;
+  for (const auto &[Usr, Hash] : S.Dependencies) {
+    if (With.hashOf(Usr) != Hash)
+      return false;
+    Recorded[Usr] = &Hash;
+  }
+  for (const clang::tidy::rematch::FunctionEffects &F : S.Functions) {
+    std::string Key = clang::tidy::rematch::checkpointDependency(F.Usr);
+    if (!Recorded.count(Key) && With.hashOf(Key) != "none")
+      return false;
+  }
+  return true;
+}
+
 bool SummaryStore::isFresh(llvm::StringRef MainFile,
                            llvm::StringRef CommandHash,
                            const ExternalSummaries &Current) const {
@@ -121,10 +141,7 @@ bool SummaryStore::isFresh(llvm::StringRef MainFile,
       return false;
   if (!systemInputsUnchanged(It->second.SystemInputsKey))
     return false;
-  for (const auto &[Usr, Hash] : It->second.Dependencies)
-    if (Current.hashOf(Usr) != Hash)
-      return false;
-  return true;
+  return dependenciesHold(It->second, Current);
 }
 
 bool SummaryStore::computedWith(llvm::StringRef MainFile,
@@ -133,10 +150,7 @@ bool SummaryStore::computedWith(llvm::StringRef MainFile,
   auto It = ByMainFile.find(MainFile.str());
   if (It == ByMainFile.end())
     return false;
-  for (const auto &[Usr, Hash] : It->second.Dependencies)
-    if (With.hashOf(Usr) != Hash)
-      return false;
-  return true;
+  return dependenciesHold(It->second, With);
 }
 
 bool SummaryStore::systemInputsUnchanged(const std::string &Key) const {

@@ -10,7 +10,7 @@
 
 namespace clang::tidy::rematch {
 
-EntryPoints::EntryPoints(const ModelSet &Models) {
+EntryPoints::EntryPoints(const ModelSet &Models) : Models(Models) {
   for (const auto &Entry : Models.entryPoints()) {
     std::string Name = withoutTemplateArgs(Entry.getKey());
     Replays[Name] = Entry.getValue();
@@ -78,8 +78,12 @@ void addCallOperators(const CXXRecordDecl *RD, Callable::Kind K,
   std::string Name = K == Callable::Functor ? canonicalName(*RD) : "";
   for (const Decl *D : RD->decls()) {
     if (const auto *MD = dyn_cast<CXXMethodDecl>(D)) {
-      if (MD->getOverloadedOperator() == OO_Call && MD->hasBody())
+      if (MD->getOverloadedOperator() != OO_Call)
+        continue;
+      if (MD->hasBody())
         Out.push_back({K, MD, Name, Lambda});
+      else if (K == Callable::Functor)
+        Out.push_back({K, nullptr, Name, nullptr, nullptr, MD});
     } else if (const auto *FTD = dyn_cast<FunctionTemplateDecl>(D)) {
       // Generic lambdas and templated operator(): the instantiations are
       // what runs.
@@ -115,6 +119,9 @@ void collect(const Expr *E, std::vector<Callable> &Out, unsigned Depth) {
     if (const auto *FD = dyn_cast<FunctionDecl>(DRE->getDecl())) {
       if (const FunctionDecl *Def = FD->getDefinition())
         Out.push_back({Callable::Function, Def, canonicalName(*FD), nullptr});
+      else if (!FD->isTemplateInstantiation())
+        Out.push_back({Callable::Function, nullptr, canonicalName(*FD),
+                       nullptr, nullptr, FD});
       return;
     }
     if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl())) {
@@ -194,11 +201,24 @@ void collectCheckpointSite(const CallExpr &CE, const EntryPoints &EP,
       Offset = 1;
   CheckpointSite Site;
   Site.Call = &CE;
+  std::optional<unsigned> Named = Entry ? EP.callableArg(*Entry) : std::nullopt;
+  bool Annotated = false;
+  if (!Named && EP.mayBeAnnotated(*FD))
+    for (unsigned P = 0; P < FD->getNumParams() && !Annotated; ++P)
+      Annotated = isRecomputedParam(*FD, P);
+  if (!Entry && !Annotated)
+    return;
   for (unsigned I = Offset; I < CE.getNumArgs(); ++I) {
     unsigned Param = I - Offset;
-    if (!Entry && !isRecomputedParam(*FD, Param))
+    if (Named ? Param != *Named
+              : Annotated && !isRecomputedParam(*FD, Param))
       continue;
+    size_t Before = Site.Callables.size();
     collect(CE.getArg(I), Site.Callables, 0);
+    for (size_t C = Before; C < Site.Callables.size(); ++C)
+      Site.Callables[C].Arg = CE.getArg(I);
+    if (!Named && !Annotated && Site.Callables.size() != Before)
+      break; // the first callable argument; the rest are its data
   }
   if (Site.Callables.empty())
     return;

@@ -1,8 +1,11 @@
 //===--- CheckpointSites.h - where callables become recomputed -*- C++ -*-===//
 //
 // A checkpoint site is a call to an entry point (built-in, configured, or a
-// parameter annotated [[clang::annotate("rematch::recomputed")]]); every
-// callable argument of it is checkpointed: its body runs again in backward.
+// parameter annotated [[clang::annotate("rematch::recomputed")]]). What is
+// checkpointed (runs again in backward) is the argument the entry point
+// names (Callable: N), else every annotated parameter's argument, else the
+// first argument that is callable; the others are data, even a functor (a
+// random engine passed along is not recomputed code).
 //
 //===----------------------------------------------------------------------===//
 #ifndef REMATCH_CHECKS_CHECKPOINTSITES_H
@@ -10,6 +13,7 @@
 
 #include "clang/AST/Decl.h"
 #include "ModelSet.h"
+#include "Summary.h"
 #include "clang/AST/ExprCXX.h"
 #include "llvm/ADT/StringSet.h"
 #include <string>
@@ -30,10 +34,15 @@ struct Callable {
   const FunctionDecl *Body = nullptr;
   std::string Name; // the function or the functor type; empty for lambdas
   const LambdaExpr *Expr = nullptr; // the lambda expression, when visible
+  const clang::Expr *Arg = nullptr;  // the argument of the checkpoint call
+  // Body is null when the callable is defined in another translation unit:
+  // its declaration here, for the summary that tells that unit.
+  const FunctionDecl *Declared = nullptr;
 };
 
 struct CheckpointSite {
-  const CallExpr *Call = nullptr;
+  const CallExpr *Call = nullptr; // null when the call is in another TU
+  PlainLocation RemoteCall;       // then: where it is
   std::string EntryPoint; // qualified name of the called entry point
   std::vector<Callable> Callables;
   std::vector<std::string> Replays; // the random sources it replays
@@ -51,6 +60,10 @@ public:
   const std::vector<std::string> &replays(llvm::StringRef Name) const {
     return Replays.find(Name)->second;
   }
+  // The argument position it names as the callable, if any.
+  std::optional<unsigned> callableArg(llvm::StringRef Name) const {
+    return Models.callableArg(Name);
+  }
 
   // Some parameter of FD might carry the rematch::recomputed annotation.
   bool mayBeAnnotated(const FunctionDecl &FD) const;
@@ -58,6 +71,7 @@ public:
 private:
   llvm::StringMap<std::vector<std::string>> Replays; // by qualified name
   llvm::StringSet<> LastNames; // "forward", "checkpoint", ...
+  const ModelSet &Models;
 };
 
 // Parameter I of FD (or of the template it was instantiated from) carries

@@ -33,6 +33,7 @@ struct EntryPointItem {
   std::string Name;
   std::vector<std::string> Replays;
   bool HasReplays = false;
+  std::optional<unsigned> Callable;
 };
 
 // The mapping form of an EntryPointItem, read through MappingTraits.
@@ -148,7 +149,7 @@ void yamlize(yaml::IO &IO, EntryPointItem &Item, bool,
     yaml::yamlize(IO, M, true, Ctx);
     return;
   }
-  IO.setError("expected a name or {Name: ..., Replays: [...]}");
+  IO.setError("expected a name or {Name: ..., Replays: [...], Callable: N}");
 }
 
 void yamlize(yaml::IO &IO, EntryPointList &List, bool,
@@ -178,6 +179,8 @@ void yamlize(yaml::IO &IO, EntryPointList &List, bool,
       List.C.CheckpointFunctions.push_back(Name.str());
     if (Item.HasReplays)
       List.C.CheckpointReplays[Name.str()] = Item.Replays;
+    if (Item.Callable)
+      List.C.CheckpointCallable[Name.str()] = *Item.Callable;
   }
 }
 
@@ -287,6 +290,7 @@ void MappingTraits<clang::tidy::rematch::EntryPointMap>::mapping(
   clang::tidy::rematch::StringList Replays{M.Item.Replays};
   M.Item.HasReplays = true;
   IO.mapOptional("Replays", Replays);
+  IO.mapOptional("Callable", M.Item.Callable);
 }
 } // namespace llvm::yaml
 
@@ -352,6 +356,8 @@ void Config::merge(const Config &Other) {
   Append(CheckpointFunctions, Other.CheckpointFunctions);
   for (const auto &[Name, Replays] : Other.CheckpointReplays)
     CheckpointReplays[Name] = Replays;
+  for (const auto &[Name, Arg] : Other.CheckpointCallable)
+    CheckpointCallable[Name] = Arg;
   Append(Models, Other.Models);
   Append(LoggingFunctions, Other.LoggingFunctions);
   Append(RngFunctions, Other.RngFunctions);

@@ -19,9 +19,12 @@
 namespace clang::tidy::rematch {
 
 struct Config {
-  // Qualified names ("nn::checkpoint", "Runner::run"); every callable
+  // Qualified names ("nn::checkpoint", "Runner::run"); the first callable
   // argument of a call to one of them is checkpointed.
   std::vector<std::string> CheckpointFunctions;
+  // Which argument is the checkpointed callable ({Name: ..., Callable: N}
+  // in YAML; from 0, the object of a member call not counted), by name.
+  std::map<std::string, unsigned> CheckpointCallable;
   // The random sources an entry point replays ({Name: ..., Replays: [...]}
   // in YAML, `name[source;source]` in the plugin option), by name.
   std::map<std::string, std::vector<std::string>> CheckpointReplays;

@@ -61,6 +61,11 @@ struct Effect {
   // Set for a read of a namespace-scope global, for the init-capture fix-it.
   const VarDecl *Var = nullptr;
   bool Spelled = false; // Var was named unqualified at Loc (fix-it is safe)
+  // A global read as the object of a non-const member call made at
+  // MutatedAt: when the callee changes its object there, the read is part
+  // of that change and not reported on its own.
+  SourceLocation MutatedAt;
+  bool PartOfChange = false; // so it is: set once the summary is complete
   // From a model: the named random source drawn from ("torch.default"),
   // how messages call it, what is drawn ("mask"), and the condition under
   // which the effect happens at all ("in training mode"), when only then.

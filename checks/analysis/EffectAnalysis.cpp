@@ -57,15 +57,17 @@ EffectKey keyOf(const Effect &E) {
   const bool Inherited = E.Callee != nullptr;
   const void *Global = nullptr;
   llvm::StringRef GlobalUsr;
+  bool PartOfChange = false; // must not hide a plain read of the same global
   if (Inherited && E.Kind == EffectKind::GlobalRead) {
     Global = E.Var ? E.Var->getCanonicalDecl() : nullptr;
     GlobalUsr = E.VarUsr;
+    PartOfChange = E.PartOfChange;
   }
   return llvm::hash_combine(int(E.Kind), E.Loc.getRawEncoding(),
                             int(E.Target.K), E.Target.Index,
                             Inherited ? llvm::StringRef()
                                       : llvm::StringRef(E.Subject),
-                            Global, GlobalUsr);
+                            Global, GlobalUsr, PartOfChange);
 }
 
 // The one walk over the translation unit (outside system headers, which are
@@ -82,9 +84,11 @@ public:
            llvm::DenseMap<const FunctionDecl *,
                           std::vector<const FunctionDecl *>> &Overrides,
            std::vector<const FunctionDecl *> *Defs, GlobalUseCollector &Uses,
-           unsigned &FunctionsWithBody)
+           unsigned &FunctionsWithBody, const ExternalSummaries *Remote,
+           std::vector<const FunctionDecl *> &RemotelyCheckpointed)
       : SM(SM), Known(Known), EP(EP), Sites(Sites), Overrides(Overrides), Defs(Defs),
-        Uses(Uses), FunctionsWithBody(FunctionsWithBody) {}
+        Uses(Uses), FunctionsWithBody(FunctionsWithBody), Remote(Remote),
+        RemotelyCheckpointed(RemotelyCheckpointed) {}
 
   bool shouldVisitTemplateInstantiations() const { return true; }
 
@@ -122,6 +126,16 @@ public:
       Defs->push_back(FD);
     if (const auto *MD = dyn_cast<CXXMethodDecl>(FD))
       indexOverride(MD);
+    if (Remote && FD->doesThisDeclarationHaveABody() &&
+        !FD->isDependentContext()) {
+      // A functor is checkpointed under its class's name.
+      const NamedDecl *Named = FD;
+      if (const auto *MD = dyn_cast<CXXMethodDecl>(FD);
+          MD && MD->getOverloadedOperator() == OO_Call)
+        Named = MD->getParent();
+      if (Named->getIdentifier() && Remote->mayBeCheckpointed(Named->getName()))
+        RemotelyCheckpointed.push_back(FD);
+    }
     return true;
   }
 
@@ -152,6 +166,8 @@ private:
   std::vector<const FunctionDecl *> *Defs;
   GlobalUseCollector &Uses;
   unsigned &FunctionsWithBody; // an estimate to size the summary tables
+  const ExternalSummaries *Remote; // set when other TUs checkpoint callables
+  std::vector<const FunctionDecl *> &RemotelyCheckpointed; // candidates
 };
 
 } // namespace
@@ -199,10 +215,13 @@ EffectAnalysis::EffectAnalysis(ASTContext &Ctx, const AnalysisSettings &S)
   {
     EntryPoints EP(Known->models());
     GlobalUseCollector Uses;
+    std::vector<const FunctionDecl *> Candidates;
     TUWalker(Ctx.getSourceManager(), *Known, EP, Sites, Overrides,
-             Sink ? &Definitions : nullptr, Uses, FunctionsWithBody)
+             Sink ? &Definitions : nullptr, Uses, FunctionsWithBody,
+             External.get(), Candidates)
         .TraverseAST(Ctx);
     ModifiableGlobals = Uses.result();
+    addRemoteSites(Candidates);
   }
 
   std::vector<const FunctionDecl *> Roots;
@@ -219,6 +238,32 @@ EffectAnalysis::EffectAnalysis(ASTContext &Ctx, const AnalysisSettings &S)
 }
 
 EffectAnalysis::~EffectAnalysis() = default;
+
+// A callable defined here and checkpointed by a call in another TU: a site
+// without a call here, whose findings are reported here, at the effects,
+// with a note at the call there.
+void EffectAnalysis::addRemoteSites(
+    const std::vector<const FunctionDecl *> &Candidates) {
+  for (const FunctionDecl *FD : Candidates) {
+    std::string Usr = usrOf(*FD);
+    if (Usr.empty())
+      continue;
+    std::string Key = checkpointDependency(Usr);
+    UsedExternal.try_emplace(Key, External->hashOf(Key));
+    for (const SummaryCheckpoint &C : External->checkpointsOf(Usr)) {
+      CheckpointSite Site;
+      Site.RemoteCall = C.Call;
+      Site.EntryPoint = C.EntryPoint;
+      Site.Replays = C.Replays;
+      Callable Target;
+      Target.K = C.Kind == "functor" ? Callable::Functor : Callable::Function;
+      Target.Body = FD;
+      Target.Name = C.Name;
+      Site.Callables.push_back(std::move(Target));
+      Sites.push_back(std::move(Site));
+    }
+  }
+}
 
 bool EffectAnalysis::claimConfigErrorReport() {
   if (ConfigErrorClaimed)
@@ -314,6 +359,7 @@ void EffectAnalysis::computeSummaries(
           E.Callee = Def;
           E.Var = From.Var;
           E.VarUsr = From.VarUsr;
+          E.PartOfChange = From.PartOfChange;
           if (!Seen.insert(keyOf(E)).second)
             continue;
           E.Subject = From.Subject;
@@ -382,6 +428,8 @@ void EffectAnalysis::computeSummaries(
       if (!Recursive)
         break; // the callees' summaries were final already
     }
+    for (FunctionSummary *S : Out)
+      markReadsPartOfChange(*S);
     for (unsigned I : SCC) { // what the callers need is in the summaries now
       Nodes[I].Facts = DirectFacts();
       Nodes[I].Targets = {};
@@ -446,26 +494,68 @@ void EffectAnalysis::computeSummaries(
   }
 }
 
-// A global whose value cannot change between the passes is no hazard: one
-// defined here that nothing here writes and whose address stays here. (An
-// extern declared but not defined here is written who knows where.)
-bool EffectAnalysis::mayChange(const Effect &E) const {
+// A global whose value cannot change between the passes is no hazard. Alone,
+// a translation unit can prove that only of what no other one can name
+// (internal linkage, function-local statics) and that it neither writes nor
+// lets escape; the whole program's summaries prove it of any global.
+EffectAnalysis::GlobalChange
+EffectAnalysis::globalChange(const Effect &E) const {
+  // Decided by the other TUs' summaries: this TU's findings depend on them.
+  auto Program = [&](const std::string &Usr) {
+    std::string Key = globalDependency(Usr);
+    std::string Value = External->hashOf(Key);
+    bool Written = Value == "written";
+    UsedExternal.try_emplace(std::move(Key), std::move(Value));
+    return Written ? GlobalChange::Written : GlobalChange::Constant;
+  };
   const VarDecl *VD = E.Var;
   if (!VD) {
     // Read in another TU: only the program-wide sets can tell.
-    return !External || E.VarUsr.empty() || External->isModifiable(E.VarUsr);
+    if (!External || E.VarUsr.empty())
+      return GlobalChange::Written;
+    return Program(E.VarUsr);
   }
   const VarDecl *Canon = VD->getCanonicalDecl();
   if (ModifiableGlobals.contains(Canon))
-    return true;
-  if (External && External->isModifiable(*Canon))
-    return true;
+    return GlobalChange::Written;
+  if (External) {
+    std::string Usr = usrOf(*Canon);
+    return Usr.empty() ? GlobalChange::Written : Program(Usr);
+  }
+  if (Canon->isStaticLocal() || !Canon->isExternallyVisible())
+    return GlobalChange::Constant;
+  return GlobalChange::OtherTUMayWrite;
+}
 
-  // With the whole program's summaries nothing else can write it; alone, a
-  // global only declared here may be written where it is defined.
-  if (External)
-    return false;
-  return !Canon->hasDefinition(Ctx);
+// `g_stats.record(x)`, where record() changes its object: reading g_stats
+// only to change it is part of the change, which its own check reports. A
+// read through a call whose callee leaves the object as it was stays a read.
+// Run on a complete summary, before any caller inherits from it.
+void EffectAnalysis::markReadsPartOfChange(FunctionSummary &S) const {
+  for (Effect &R : S.Effects) {
+    if (R.Kind != EffectKind::GlobalRead || R.Callee ||
+        R.MutatedAt.isInvalid())
+      continue;
+    for (const Effect &M : S.Effects) {
+      if (!M.Callee || M.Loc != R.MutatedAt ||
+          M.Kind == EffectKind::GlobalRead || M.Target.K != Root::Static)
+        continue;
+      // The callee's own effect was on *this, which the call maps to g.
+      Root::Kind Origin = Root::Local;
+      if (M.External) {
+        const FunctionEffects *Ext = externalEffects(M.Callee);
+        if (Ext && M.CalleeEffect < Ext->Effects.size())
+          Origin = Ext->Effects[M.CalleeEffect].Target.K;
+      } else if (const FunctionSummary *CS = summary(M.Callee)) {
+        if (M.CalleeEffect < CS->Effects.size())
+          Origin = CS->Effects[M.CalleeEffect].Target.K;
+      }
+      if (Origin == Root::This) {
+        R.PartOfChange = true;
+        break;
+      }
+    }
+  }
 }
 
 void EffectAnalysis::computeFindings() {
@@ -478,7 +568,9 @@ void EffectAnalysis::computeFindings() {
       for (const Effect &E : S->Effects) {
         if (!E.Target.isOutside())
           continue;
-        if (E.Kind == EffectKind::GlobalRead && !mayChange(E))
+        if (E.Kind == EffectKind::GlobalRead &&
+            (globalChange(E) == GlobalChange::Constant ||
+             E.PartOfChange))
           continue;
         // A draw from a source the entry point saves and restores.
         if (E.Kind == EffectKind::UnreplayedRng && !E.RngSource.empty() &&
@@ -595,7 +687,25 @@ TUSummary EffectAnalysis::exportSummary() const {
   S.SystemInputs.erase(llvm::unique(S.SystemInputs), S.SystemInputs.end());
   llvm::sort(S.Inputs);
   S.Inputs.erase(llvm::unique(S.Inputs), S.Inputs.end());
-  S.CheckpointSites = Sites.size();
+  for (const CheckpointSite &Site : Sites) {
+    if (!Site.Call)
+      continue;
+    ++S.CheckpointSites;
+    for (const Callable &C : Site.Callables) {
+      if (C.Body || !C.Declared)
+        continue;
+      SummaryCheckpoint X;
+      X.Usr = usrOf(*C.Declared);
+      if (X.Usr.empty())
+        continue;
+      X.Kind = C.K == Callable::Functor ? "functor" : "function";
+      X.Name = C.Name;
+      X.EntryPoint = Site.EntryPoint;
+      X.Replays = Site.Replays;
+      X.Call = plainLocation(Site.Call->getExprLoc(), SM);
+      S.Checkpoints.push_back(std::move(X));
+    }
+  }
   llvm::DenseSet<const FunctionDecl *> Done;
   for (const FunctionDecl *FD : Definitions) {
     if (!Done.insert(FD).second)
@@ -609,6 +719,8 @@ TUSummary EffectAnalysis::exportSummary() const {
     F.Name = displayName(FD);
     for (const Effect &E : Sum->Effects) {
       if (E.Target.K == Root::Local || E.Target.K == Root::Capture)
+        continue;
+      if (E.PartOfChange)
         continue;
       SummaryEffect X;
       X.Kind = E.Kind;

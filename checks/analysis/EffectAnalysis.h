@@ -77,8 +77,18 @@ public:
   // This TU's summary for other TUs (phase one of --summaries-dir).
   TUSummary exportSummary() const;
 
+  // Whether the global a GlobalRead effect reads can change between the
+  // passes, and how we know.
+  enum class GlobalChange {
+    Constant,     // nothing writes it and its address stays where we see
+    Written,      // some code we see writes it or lets its address escape
+    OtherTUMayWrite, // external linkage, single-file run: unknown here
+  };
+  GlobalChange globalChange(const Effect &E) const;
+
 private:
-  bool mayChange(const Effect &E) const;
+  void markReadsPartOfChange(FunctionSummary &S) const;
+  void addRemoteSites(const std::vector<const FunctionDecl *> &Candidates);
   const FunctionEffects *externalEffects(const FunctionDecl *FD) const;
 
   void computeSummaries(const std::vector<const FunctionDecl *> &Roots);

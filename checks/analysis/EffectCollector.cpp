@@ -8,6 +8,7 @@
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallPtrSet.h"
 
 namespace clang::tidy::rematch {
@@ -405,6 +406,22 @@ private:
       return true;
     }
 
+    // `out = make(v);` assigns the whole object: a write of `out`, named
+    // as the code names it. An implicit or defaulted assignment does
+    // nothing else; a user-provided one is followed for what else it does
+    // (its writes of *this land on the same line and merge with this one).
+    if (const auto *MD = dyn_cast_or_null<CXXMethodDecl>(Callee);
+        Op == OO_Equal && MD &&
+        (MD->isCopyAssignmentOperator() || MD->isMoveAssignmentOperator()) &&
+        !Known.isModelled(*MD, SM)) {
+      record(EffectKind::StateWrite, Obj, OC->getBeginLoc(), "",
+             /*Rebind=*/true);
+      if (MD->isUserProvided())
+        addCall(*MD, OC->getBeginLoc(), Obj,
+                llvm::ArrayRef(OC->getArgs() + 1, OC->getNumArgs() - 1),
+                MD->isVirtual());
+      return true;
+    }
     // A user-defined operator with a body here is a call like any other: its
     // summary says what it does to the object and to the world.
     if (Callee && isa<CXXMethodDecl>(Callee) &&
@@ -1017,6 +1034,9 @@ private:
     C.Callee = &Callee;
     C.Loc = loc(L);
     C.Virtual = Virtual;
+    if (const auto *MD = dyn_cast<CXXMethodDecl>(&Callee);
+        Obj && !Arrow && MD && !MD->isConst() && !MD->isStatic())
+      markMutatedBy(Obj, C.Loc);
     // A handle's methods act on the object it shares.
     if (Obj)
       C.Object = Arrow ? pointeeRoot(Obj) : storageRoot(Obj);
@@ -1093,11 +1113,30 @@ private:
     }
   }
 
+  // The objects along Obj's path (g in g.a[i]) are what a non-const member
+  // call at L may change.
+  void markMutatedBy(const Expr *E, SourceLocation L) {
+    for (unsigned Depth = 0; E && Depth < 32; ++Depth) {
+      E = E->IgnoreParenImpCasts();
+      MutatedBy.try_emplace(E, L);
+      if (const auto *ME = dyn_cast<MemberExpr>(E); ME && !ME->isArrow())
+        E = ME->getBase();
+      else if (const auto *AS = dyn_cast<ArraySubscriptExpr>(E);
+               AS && AS->getBase()->IgnoreParenImpCasts()->getType()
+                         ->isArrayType())
+        E = AS->getBase();
+      else
+        break;
+    }
+  }
+
   void flushReads() {
     for (const PendingRead &R : Reads) {
       if (Consumed.contains(R.E))
         continue;
       Effect E;
+      if (auto It = MutatedBy.find(R.E); It != MutatedBy.end())
+        E.MutatedAt = It->second;
       E.Kind = EffectKind::GlobalRead;
       E.Target = Root::of(Root::Static);
       E.Subject = canonicalName(*R.VD);
@@ -1211,6 +1250,7 @@ private:
   SourceLocation LocOverride;
   std::vector<PendingRead> Reads;
   llvm::SmallPtrSet<const Expr *, 32> Consumed;
+  llvm::DenseMap<const Expr *, SourceLocation> MutatedBy;
   llvm::SmallPtrSet<const CXXOperatorCallExpr *, 8> InnerShifts;
 };
 

@@ -3,6 +3,9 @@
 #include "ExternalSummaries.h"
 #include "clang/AST/Decl.h"
 #include "clang/Index/USRGeneration.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/xxhash.h"
+#include <cstdio>
 #include <mutex>
 
 namespace clang::tidy::rematch {
@@ -14,6 +17,22 @@ void ExternalSummaries::add(const TUSummary &S) {
     Modifiable.insert(G);
   for (const std::string &G : S.GlobalsEscaping)
     Modifiable.insert(G);
+  for (const SummaryCheckpoint &C : S.Checkpoints) {
+    Checkpoints[C.Usr].push_back(C);
+    llvm::StringRef Name = C.Name;
+    size_t Colon = Name.rfind("::");
+    CheckpointedNames.insert(Colon == llvm::StringRef::npos
+                                 ? Name
+                                 : Name.drop_front(Colon + 2));
+  }
+}
+
+llvm::ArrayRef<SummaryCheckpoint>
+ExternalSummaries::checkpointsOf(llvm::StringRef Usr) const {
+  auto It = Checkpoints.find(Usr);
+  if (It == Checkpoints.end())
+    return {};
+  return It->second;
 }
 
 const FunctionEffects *ExternalSummaries::lookup(llvm::StringRef Usr) const {
@@ -21,7 +40,41 @@ const FunctionEffects *ExternalSummaries::lookup(llvm::StringRef Usr) const {
   return It == Functions.end() ? nullptr : &It->second;
 }
 
+std::string globalDependency(llvm::StringRef Usr) {
+  return ("global:" + Usr).str();
+}
+
+std::string checkpointDependency(llvm::StringRef Usr) {
+  return ("checkpointed:" + Usr).str();
+}
+
 std::string ExternalSummaries::hashOf(llvm::StringRef Usr) const {
+  if (Usr.consume_front("global:"))
+    return isModifiable(Usr) ? "written" : "constant";
+  if (Usr.consume_front("checkpointed:")) {
+    llvm::ArrayRef<SummaryCheckpoint> Sites = checkpointsOf(Usr);
+    if (Sites.empty())
+      return "none";
+    // The sites in a fixed order, whichever TU was merged first.
+    std::vector<std::string> Keys;
+    for (const SummaryCheckpoint &C : Sites) {
+      std::string K = C.Kind + "\x1f" + C.Name + "\x1f" + C.EntryPoint +
+                      "\x1f" + C.Call.File + ":" +
+                      std::to_string(C.Call.Line) + ":" +
+                      std::to_string(C.Call.Column);
+      for (const std::string &R : C.Replays)
+        K += "\x1f" + R;
+      Keys.push_back(std::move(K));
+    }
+    llvm::sort(Keys);
+    std::string All;
+    for (const std::string &K : Keys)
+      All += K + "\x1e";
+    char Buf[17];
+    snprintf(Buf, sizeof Buf, "%016llx",
+             (unsigned long long)llvm::xxh3_64bits(All));
+    return Buf;
+  }
   const FunctionEffects *F = lookup(Usr);
   if (!F)
     return "absent";

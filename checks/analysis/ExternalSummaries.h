@@ -30,12 +30,21 @@ public:
   void add(const TUSummary &S);
 
   const FunctionEffects *lookup(llvm::StringRef Usr) const;
-  // hashFunctionEffects of the function's summary, or "absent".
+  // hashFunctionEffects of the function's summary, or "absent"; for a
+  // dependency on a global (globalDependency()), "written" or "constant".
   std::string hashOf(llvm::StringRef Usr) const;
   // Some TU writes the global, or lets its address escape.
   bool isModifiable(llvm::StringRef Usr) const;
   bool isModifiable(const VarDecl &VD) const;
   size_t size() const { return Functions.size(); }
+
+  // Checkpoint calls in other TUs of the callable with this USR.
+  llvm::ArrayRef<SummaryCheckpoint> checkpointsOf(llvm::StringRef Usr) const;
+  // Whether some TU checkpoints a callable of this unqualified name defined
+  // elsewhere (a cheap filter before computing USRs).
+  bool mayBeCheckpointed(llvm::StringRef LastName) const {
+    return CheckpointedNames.contains(LastName);
+  }
 
 private:
   llvm::StringMap<FunctionEffects> Functions;
@@ -43,6 +52,8 @@ private:
   mutable llvm::StringMap<std::string> Hashes;
   mutable std::mutex HashMutex;
   llvm::StringSet<> Modifiable;
+  llvm::StringMap<std::vector<SummaryCheckpoint>> Checkpoints;
+  llvm::StringSet<> CheckpointedNames;
 };
 
 // Process-wide: installed by the front end before any analysis starts.
@@ -52,6 +63,15 @@ std::shared_ptr<const ExternalSummaries> getExternalSummaries();
 using SummarySink = std::function<void(TUSummary)>;
 void setSummarySink(SummarySink Sink);
 SummarySink getSummarySink();
+
+// The dependency key of a global whose reads were judged by whether any
+// translation unit writes it: a summary that recorded it is stale once
+// that changes.
+std::string globalDependency(llvm::StringRef Usr);
+// The dependency key of a function defined here on the checkpoint calls of
+// other TUs that checkpoint it ("none" when there are none). Every function
+// a summary lists depends on it, recorded or not.
+std::string checkpointDependency(llvm::StringRef Usr);
 
 // The USR of a declaration; empty when it has none.
 std::string usrOf(const Decl &D);

@@ -108,6 +108,7 @@ struct ModelSource {
 struct ModelEntryPoint {
   std::string Name;                 // qualified
   std::vector<std::string> Replays; // source names
+  std::optional<unsigned> Callable; // the checkpointed argument, from 0
 };
 
 // Kinds of types the collector treats specially (docs/models.md).

@@ -456,10 +456,21 @@ private:
       auto S = scalar(N, "an entry point");
       return S && (P.Name = *S, true);
     }
-    bool Ok = mapping(N, "an entry point", {"Name", "Replays"},
+    bool Ok = mapping(N, "an entry point", {"Name", "Replays", "Callable"},
                       [&](StringRef K, yaml::Node *V) -> bool {
                         if (K == "Replays")
                           return strings(V, P.Replays, "source names");
+                        if (K == "Callable") {
+                          auto S = scalar(V, "an argument position");
+                          unsigned Arg;
+                          if (!S)
+                            return false;
+                          if (StringRef(*S).getAsInteger(10, Arg) || Arg > 64)
+                            return fail(V, "expected an argument position "
+                                           "(0 to 64)");
+                          P.Callable = Arg;
+                          return true;
+                        }
                         auto S = scalar(V, "a qualified function name");
                         return S && (P.Name = *S, true);
                       });

@@ -75,8 +75,11 @@ ModelSet::ModelSet(std::vector<std::shared_ptr<const ModelFile>> InFiles,
     for (const ModelSource &S : F->Sources)
       Sources[S.Name] = S;
     for (const ModelEntryPoint &P : F->EntryPoints)
-      if (!Disabled.contains(P.Name))
+      if (!Disabled.contains(P.Name)) {
         EntryPoints[trimmedName(P.Name)] = P.Replays;
+        if (P.Callable)
+          CallableArgs[trimmedName(P.Name)] = *P.Callable;
+      }
   }
   // The configuration's entries after the files': a project's list names
   // add to what a built-in model says of the same function.
@@ -92,6 +95,9 @@ ModelSet::ModelSet(std::vector<std::shared_ptr<const ModelFile>> InFiles,
     std::vector<std::string> &Replays = EntryPoints[Name];
     if (It != C.CheckpointReplays.end())
       Replays = It->second;
+    if (auto Arg = C.CheckpointCallable.find(Name);
+        Arg != C.CheckpointCallable.end())
+      CallableArgs[Name] = Arg->second;
   }
 }
 
@@ -247,6 +253,8 @@ std::string configKey(const Config &C) {
   Add("E", C.CheckpointFunctions);
   for (const auto &[Name, Replays] : C.CheckpointReplays)
     Add("P" + Name, Replays);
+  for (const auto &[Name, Arg] : C.CheckpointCallable)
+    Add("K" + Name, {std::to_string(Arg)});
   return K;
 }
 

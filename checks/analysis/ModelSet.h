@@ -56,6 +56,14 @@ public:
   const llvm::StringMap<std::vector<std::string>> &entryPoints() const {
     return EntryPoints;
   }
+  // The argument that is the checkpointed callable, where one is named
+  // (Callable: N); otherwise the first callable argument.
+  std::optional<unsigned> callableArg(llvm::StringRef EntryPoint) const {
+    auto It = CallableArgs.find(EntryPoint);
+    if (It == CallableArgs.end())
+      return std::nullopt;
+    return It->second;
+  }
 
 private:
   std::vector<std::shared_ptr<const ModelFile>> Files;
@@ -67,6 +75,7 @@ private:
   llvm::StringSet<> Analysed;
   llvm::StringMap<ModelSource> Sources;
   llvm::StringMap<std::vector<std::string>> EntryPoints;
+  llvm::StringMap<unsigned> CallableArgs;
 };
 
 // Where the built-in models are: $REMATCH_MODELS_DIR when set, else

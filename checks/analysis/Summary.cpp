@@ -238,6 +238,14 @@ std::string serializeSummary(const TUSummary &S) {
                                            {"name", F.Name},
                                            {"effects", std::move(Effects)}});
   }
+  llvm::json::Array Checkpoints;
+  for (const SummaryCheckpoint &C : S.Checkpoints)
+    Checkpoints.push_back(llvm::json::Object{{"usr", C.Usr},
+                                             {"kind", C.Kind},
+                                             {"name", C.Name},
+                                             {"entry_point", C.EntryPoint},
+                                             {"replays", C.Replays},
+                                             {"call", toJson(C.Call)}});
   llvm::json::Object Root{
       {"format", "rematch-summary"},
       {"version", S.Version},
@@ -249,6 +257,7 @@ std::string serializeSummary(const TUSummary &S) {
       {"globals_written", S.GlobalsWritten},
       {"globals_escaping", S.GlobalsEscaping},
       {"checkpoint_sites", S.CheckpointSites},
+      {"checkpoints", std::move(Checkpoints)},
       {"dependencies", std::move(Deps)}};
   std::string Out;
   llvm::raw_string_ostream OS(Out);
@@ -349,6 +358,36 @@ llvm::Expected<TUSummary> parseSummary(llvm::StringRef Text,
     if (!Hash)
       return Hash.takeError();
     S.Dependencies.emplace_back(*Usr, *Hash);
+  }
+  auto Checkpoints = R.array(O, "checkpoints");
+  if (!Checkpoints)
+    return Checkpoints.takeError();
+  for (const llvm::json::Value &V : **Checkpoints) {
+    auto CO = R.object(V, "checkpoint");
+    if (!CO)
+      return CO.takeError();
+    SummaryCheckpoint C;
+    for (auto [Key, Field] : {std::pair<const char *, std::string *>{"usr", &C.Usr},
+                              {"kind", &C.Kind},
+                              {"name", &C.Name},
+                              {"entry_point", &C.EntryPoint}}) {
+      auto Value = R.string(**CO, Key);
+      if (!Value)
+        return Value.takeError();
+      *Field = *Value;
+    }
+    if (C.Kind != "function" && C.Kind != "functor")
+      return R.error("unknown checkpoint kind '" + C.Kind + "'");
+    if (llvm::Error E = R.strings(**CO, "replays", C.Replays))
+      return std::move(E);
+    const llvm::json::Value *Call = (*CO)->get("call");
+    if (!Call)
+      return R.error("a checkpoint has no call");
+    auto Loc = R.location(*Call);
+    if (!Loc)
+      return Loc.takeError();
+    C.Call = *Loc;
+    S.Checkpoints.push_back(std::move(C));
   }
   if (llvm::Error E = R.strings(O, "globals_written", S.GlobalsWritten))
     return std::move(E);

@@ -21,7 +21,7 @@
 namespace clang::tidy::rematch {
 
 // Bumped whenever the format or its meaning changes: older files are stale.
-inline constexpr int SummaryFormatVersion = 3;
+inline constexpr int SummaryFormatVersion = 4;
 
 struct PlainLocation {
   std::string File;
@@ -59,6 +59,17 @@ struct FunctionEffects {
   std::vector<SummaryEffect> Effects;
 };
 
+// A callable this TU checkpoints whose body is in another TU: that TU
+// reports its effects, with a note at this call.
+struct SummaryCheckpoint {
+  std::string Usr;        // the callable: a function, or a functor's operator()
+  std::string Kind;       // "function" or "functor"
+  std::string Name;       // qualified, for messages
+  std::string EntryPoint; // the entry point called
+  std::vector<std::string> Replays;
+  PlainLocation Call;     // the checkpoint call
+};
+
 struct TUSummary {
   int Version = SummaryFormatVersion;
   std::string MainFile;       // absolute path
@@ -75,6 +86,7 @@ struct TUSummary {
   std::vector<std::string> GlobalsWritten; // USRs of globals written anywhere
   std::vector<std::string> GlobalsEscaping; // USRs whose address escapes
   unsigned CheckpointSites = 0;
+  std::vector<SummaryCheckpoint> Checkpoints; // of callables defined elsewhere
   // Functions of other TUs this summary was computed with, and the hash of
   // their summaries then ("absent" when none was known): when one changes,
   // this summary is stale too.

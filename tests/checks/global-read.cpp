@@ -53,9 +53,39 @@ void scheduler_step(int step) {
   g_gen.seed(step);
 }
 
-// Never written anywhere and its address never escapes: a constant in all
-// but name, not reported.
-float g_never_written = 3;
+// Internal linkage, never written here and its address never escapes: no
+// other file can name it, so it is a constant in all but name.
+static float g_never_written = 3;
+namespace {
+float g_anon_never_written = 4;
+struct Hidden {
+  static float factor; // a static member of a class with internal linkage
+};
+float Hidden::factor = 2;
+} // namespace
+
+// External linkage: another file may write it (`extern float g_lr;
+// g_lr = args.lr;` in main.cpp), so a run on this file alone cannot prove
+// it constant, defined here or not. Whole-program summaries can.
+float g_defined_not_written = 3;
+extern float g_declared_only;
+
+// Internal linkage, but its address escapes: anything may write it.
+static float g_escapes = 1;
+float *g_escape_ptr = &g_escapes;
+
+// Reading a global only to change it through a method is that change.
+struct Stats {
+  int n = 0;
+  float sum = 0;
+  void record(float x) {
+    ++n;
+    sum += x;
+  }
+  int count() const { return n; }
+  float mean() { return sum / n; } // not const, but changes nothing
+};
+Stats g_stats;
 
 enum class Mode { Train, Eval };
 enum Phase { kForward, kBackward };
@@ -114,7 +144,35 @@ float negative_unwritten_local_static(rematch::Segment &seg, float x) {
 }
 
 float negative_never_written_global(rematch::Segment &seg, float x) {
-  return seg.forward([x] { return x * g_never_written; });
+  return seg.forward([x] {
+    return x * g_never_written * g_anon_never_written * Hidden::factor;
+  });
+}
+
+float positives_external_linkage_unproven(rematch::Segment &seg, float x) {
+  return seg.forward([x] {
+    float y = x * g_defined_not_written; // expect: rematch-global-read {{reads mutable global 'g_defined_not_written'; the recomputation in backward may see a different value: 'g_defined_not_written' may be written in another translation unit; whole-program analysis (--summaries-dir) can prove it constant}}
+    y += g_declared_only; // expect: rematch-global-read {{'g_declared_only' may be written in another translation unit}}
+    y += g_escapes; // expect: rematch-global-read {{reads mutable global 'g_escapes'; the recomputation in backward may see a different value}}
+    y += g_scale; // expect: rematch-global-read {{'g_scale'; the recomputation in backward may see a different value}}
+    return y;
+  });
+}
+
+// The reason is given only where it is the reason.
+float negative_message_for_written_global(rematch::Segment &seg, float x) {
+  return seg.forward([x] {
+    return x * g_scale; // expect: rematch-global-read {{may see a different value}} {{!another translation unit}}
+  });
+}
+
+void positives_method_reads_and_changes(rematch::Segment &seg, float x) {
+  seg.forward([x] {
+    g_stats.record(x); // expect: rematch-counter-update {{calls 'Stats::record', which increments 'n'}}
+    int n = g_stats.count(); // expect: rematch-global-read {{'g_stats'}}
+    float m = g_stats.mean(); // expect: rematch-global-read {{'g_stats'}}
+    return n + m;
+  });
 }
 
 // Through a call that reads a constant-in-all-but-name global first and a

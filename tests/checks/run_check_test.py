@@ -15,6 +15,7 @@ Annotations, in a // comment of the test file:
   // expect: rematch-a, rematch-b           one of each on this line
   // expect: rematch-a, rematch-a           two rematch-a warnings
   // expect: rematch-a {{text}} {{more}}    ... whose message contains both
+  // expect: rematch-a {{!text}}            ... whose message does not contain text
   // expect-next-line: rematch-a            the same, for the following line
   // expect-note: text                      a note whose message contains text
                                             is reported on this line
@@ -253,6 +254,13 @@ def parse_clang_tidy_text(stdout, returncode, test_file, cwd):
     return res
 
 
+def fits(message, sub):
+    """{{text}} must be in the message; {{!text}} must not."""
+    if sub.startswith("!"):
+        return sub[1:] not in message
+    return sub in message
+
+
 def match(exp, result, test_file):
     """Returns a list of failure lines (empty when the run matches)."""
     failures = list(result.errors)
@@ -267,7 +275,7 @@ def match(exp, result, test_file):
         unmatched = []
         for check, subs in wanted:
             hit = next((d for d in actual if d.check == check
-                        and all(s in d.message for s in subs)), None)
+                        and all(fits(d.message, s) for s in subs)), None)
             if hit is None:
                 unmatched.append((check, subs))
             else:
@@ -496,6 +504,14 @@ def selftest():
     wrong = [dict(good[0], message="checkpointed lambda increments 'k'")] + good[1:]
     fails = match(exp, parse_rematch_json(json.dumps(dict(doc, findings=wrong)), 1, f, "/"), f)
     expect(any("does not contain" in s for s in fails), "substring mismatch: %r" % fails)
+
+    negated = parse_annotations("x; // expect: rematch-io {{!secret}}\n")
+    said = [finding("rematch-io", 1, 1, "reads a secret")]
+    fails = match(negated, parse_rematch_json(json.dumps(dict(doc, findings=said)), 1, f, "/"), f)
+    expect(any("does not contain" in s for s in fails), "negated substring: %r" % fails)
+    quiet = [finding("rematch-io", 1, 1, "reads a value")]
+    fails = match(negated, parse_rematch_json(json.dumps(dict(doc, findings=quiet)), 1, f, "/"), f)
+    expect(fails == [], "negated substring absent: %r" % fails)
 
     nonotes = [dict(d, notes=[]) for d in good]
     fails = match(exp, parse_rematch_json(json.dumps(dict(doc, findings=nonotes)), 1, f, "/"), f)

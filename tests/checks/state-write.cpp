@@ -135,6 +135,53 @@ void positives_entry_points(rematch::Segment &seg, Trainer &trainer,
       in, in);
 }
 
+// Assigning a whole object of class type writes it, however its assignment
+// is provided: reported at the assignment, with the name the code uses.
+struct Plain {
+  float a = 0;
+  int b = 0;
+};
+struct Holder {
+  std::vector<float> xs;
+  std::map<int, float> by_id;
+};
+struct Defaulted {
+  float a = 0;
+  Defaulted &operator=(const Defaulted &) = default;
+};
+struct Loud {
+  float a = 0;
+  Loud &operator=(const Loud &o) {
+    a = o.a;
+    std::cout << "copied";
+    return *this;
+  }
+};
+Plain make_plain(float v) { return {v, 1}; }
+Plain g_plain;
+Holder g_holder;
+Defaulted g_defaulted;
+Loud g_loud;
+
+void positives_class_assignment(rematch::Segment &seg, Plain &out, float v) {
+  seg.forward([&out, v] {
+    out = make_plain(v); // expect: rematch-state-write {{checkpointed lambda writes 'out'}} {{!operator=}}
+    g_plain = make_plain(v); // expect: rematch-state-write {{checkpointed lambda writes 'g_plain'}}
+    Holder h;
+    h.xs.push_back(v);
+    g_holder = h; // expect: rematch-state-write {{writes 'g_holder'}}
+    g_holder = std::move(h); // expect: rematch-state-write {{writes 'g_holder'}}
+    Defaulted d;
+    g_defaulted = d; // expect: rematch-state-write {{writes 'g_defaulted'}}
+    Loud l;
+    g_loud = l; // expect: rematch-state-write, rematch-logging {{calls 'Loud::operator=', which logs}}
+    Plain local;
+    local = make_plain(v); // a local: nobody sees it twice
+    Loud quiet;
+    quiet = l; // expect: rematch-logging
+  });
+}
+
 // ---- negatives ---------------------------------------------------------
 
 float negatives_locals(rematch::Segment &seg, float x) {

@@ -136,6 +136,159 @@ class SummariesTest(unittest.TestCase):
         self.assertIn("calls 'read_lr', which reads mutable global 'g_lr'",
                       read[0]["message"])
 
+    # rematch-global-read alone is sound for the file: a global with external
+    # linkage may be written elsewhere; the program's summaries decide.
+    TEMP_CPP = """\
+#include "common.h"
+float g_temp = 1.0f;
+static float g_internal = 2.0f;
+float sample(rematch::Segment &seg, float x) {
+  return seg.forward([&] { return x * g_temp * g_internal; });
+}
+"""
+    TEMP_LINE = 5
+
+    def test_external_global_alone_may_be_written_elsewhere(self):
+        self.write("e.cpp", self.TEMP_CPP)
+        p = subprocess.run([TOOLS.rematch, "--format=json", "e.cpp", "--",
+                            "-std=c++17"], cwd=self.dir, capture_output=True,
+                           text=True, timeout=300)
+        self.assertEqual(p.returncode, 1, p.stderr)
+        read = [f for f in json.loads(p.stdout)["findings"]
+                if f["check"] == "rematch-global-read"]
+        # g_temp only: g_internal cannot be named in another file.
+        self.assertEqual([(f["file"], f["line"]) for f in read],
+                         [("e.cpp", self.TEMP_LINE)])
+        self.assertIn("reads mutable global 'g_temp'", read[0]["message"])
+        self.assertIn("'g_temp' may be written in another translation unit; "
+                      "whole-program analysis (--summaries-dir) can prove it "
+                      "constant", read[0]["message"])
+
+    def test_external_global_proven_constant_by_two_files(self):
+        self.write("e.cpp", self.TEMP_CPP)
+        self.write("f.cpp", '#include "common.h"\nfloat scale(float v) { return 2 * v; }\n')
+        doc, _, rc = self.run_rematch(["e.cpp", "f.cpp"])
+        self.assertEqual(rc, 0, doc)
+        self.assertEqual(doc["findings"], [])
+
+    def test_external_global_written_by_the_second_file(self):
+        self.write("e.cpp", self.TEMP_CPP)
+        self.write("f.cpp", '#include "common.h"\nextern float g_temp;\n'
+                            'void set_temp(float v) { g_temp = v; }\n')
+        doc, _, rc = self.run_rematch(["e.cpp", "f.cpp"])
+        self.assertEqual(rc, 1)
+        read = [f for f in doc["findings"] if f["check"] == "rematch-global-read"]
+        self.assertEqual([(f["file"], f["line"]) for f in read],
+                         [("e.cpp", self.TEMP_LINE)])
+        # Written, so the reason is not that it might be.
+        self.assertNotIn("another translation unit", read[0]["message"])
+
+    def test_external_global_across_three_files(self):
+        # Read in c.cpp through a.cpp's checkpoint; d.cpp writes it.
+        doc, _, _ = self.run_rematch(["a.cpp", "b.cpp", "c.cpp"])
+        self.assertNotIn(("rematch-global-read", "a.cpp", A_READ_LINE),
+                         self.findings(doc))
+        self.write("e.cpp", self.TEMP_CPP)
+        self.write("f.cpp", '#include "common.h"\nextern float g_temp;\n'
+                            'float *temp_ptr() { return &g_temp; }\n')
+        doc, _, _ = self.run_rematch(["e.cpp", "f.cpp", "c.cpp"])
+        # The address escapes in f.cpp: anything may write it.
+        self.assertIn(("rematch-global-read", "e.cpp", self.TEMP_LINE),
+                      self.findings(doc))
+
+    # A callable defined in one file and checkpointed by name in another.
+    CALLER_CPP = """\
+#include "common.h"
+int block(int);
+struct Step { int operator()(int) const; };
+int run(rematch::Segment &seg, int x) {
+  int a = seg.forward([&] { return x; });
+  return a + rematch_entry(block, x) + rematch_entry(Step{}, x);
+}
+"""
+    CALLER_LINE = 6
+    ENTRY_H = ("template <class F> int rematch_entry("
+               "[[clang::annotate(\"rematch::recomputed\")]] F &&f, int x)"
+               " { return f(x); }\n")
+    BLOCK_CPP = """\
+#include "common.h"
+#include <cstdio>
+int helper(int);
+extern int g_blocks;
+int block(int x) {
+  ++g_blocks;
+  return helper(x);
+}
+struct Step { int operator()(int) const; };
+int Step::operator()(int x) const {
+  std::printf("%d", x);
+  return x;
+}
+int g_blocks = 0;
+"""
+    HELPER_CPP = """\
+#include "common.h"
+int g_helped = 0;
+int helper(int x) { g_helped = x; return x; }
+"""
+
+    def write_callables(self):
+        self.write("common.h", COMMON_H + self.ENTRY_H)
+        self.write("caller.cpp", self.CALLER_CPP)
+        self.write("block.cpp", self.BLOCK_CPP)
+        self.write("helper.cpp", self.HELPER_CPP)
+
+    def test_callable_defined_in_another_file_two_files(self):
+        self.write_callables()
+        doc, _, rc = self.run_rematch(["caller.cpp", "block.cpp"])
+        self.assertEqual(rc, 1, doc)
+        counter = [f for f in doc["findings"]
+                   if f["check"] == "rematch-counter-update"]
+        # Reported in block.cpp, at the effect, as a run on block.cpp would
+        # if the checkpoint call were there; the note names the call.
+        self.assertEqual([(f["file"], f["line"]) for f in counter],
+                         [("block.cpp", 6)])
+        self.assertEqual(counter[0]["message"],
+                         "checkpointed function 'block' increments 'g_blocks'; "
+                         "the recomputation in backward increments it again")
+        notes = [(n["file"], n["line"], n["message"]) for n in counter[0]["notes"]]
+        self.assertEqual(notes[-1][:2], ("caller.cpp", self.CALLER_LINE))
+        self.assertIn("checkpointed by this call to 'rematch_entry'", notes[-1][2])
+        # The functor's operator() is the checkpointed body too.
+        self.assertIn(("rematch-logging", "block.cpp", 11), self.findings(doc))
+        # Alone, block.cpp knows nothing of the call.
+        p = subprocess.run([TOOLS.rematch, "--format=json", "block.cpp", "--",
+                            "-std=c++17"], cwd=self.dir, capture_output=True,
+                           text=True, timeout=300)
+        self.assertEqual(p.returncode, 0, p.stdout)
+
+    def test_callable_defined_in_another_file_three_files(self):
+        self.write_callables()
+        # The callable's body calls into a third file.
+        doc, _, rc = self.run_rematch(["helper.cpp", "block.cpp", "caller.cpp"])
+        self.assertEqual(rc, 1, doc)
+        write = [f for f in doc["findings"] if f["check"] == "rematch-state-write"]
+        self.assertEqual([(f["file"], f["line"]) for f in write], [("block.cpp", 7)])
+        self.assertIn("checkpointed function 'block' calls 'helper', which writes "
+                      "'g_helped'", write[0]["message"])
+        notes = [(n["file"], n["line"]) for n in write[0]["notes"]]
+        self.assertIn(("helper.cpp", 3), notes)
+        self.assertEqual(notes[-1], ("caller.cpp", self.CALLER_LINE))
+        # A second run with warm summaries gives the same findings.
+        again, _, _ = self.run_rematch(["helper.cpp", "block.cpp", "caller.cpp"])
+        self.assertEqual(self.findings(again), self.findings(doc))
+
+    def test_callable_checkpointed_after_its_file_was_summarised(self):
+        # block.cpp's summary exists before any file checkpoints block():
+        # a new checkpoint call in caller.cpp makes it stale.
+        self.write_callables()
+        self.write("caller.cpp", '#include "common.h"\nint x;\n')
+        doc, _, _ = self.run_rematch(["caller.cpp", "block.cpp", "helper.cpp"])
+        self.assertEqual(doc["findings"], [])
+        self.write("caller.cpp", self.CALLER_CPP)
+        doc, _, _ = self.run_rematch(["caller.cpp", "block.cpp", "helper.cpp"])
+        self.assertIn(("rematch-counter-update", "block.cpp", 6), self.findings(doc))
+
     def test_unchanged_summaries_are_reused_and_changed_ones_rebuilt(self):
         self.run_rematch(["a.cpp", "b.cpp", "c.cpp"])
         paths = {n: os.path.join(self.sums, n) for n in self.summary_files()}

@@ -83,6 +83,9 @@ struct Effect {
   // The callee has no body here: CalleeEffect indexes its summary from
   // another translation unit (ExternalSummaries).
   bool External = false;
+  // Set when the external callee is an override in another TU that a
+  // virtual call may run: the USR of its summary (else Callee's own).
+  std::string ExternalUsr;
   std::string VarUsr; // a global read in another TU: the global's USR
 };
 

@@ -372,9 +372,11 @@ void EffectAnalysis::computeSummaries(
           Grew = true;
         }
       }
-      if (const FunctionEffects *Ext = externalEffects(C.Callee))
-        for (unsigned I = 0; I < Ext->Effects.size(); ++I) {
-          const SummaryEffect &X = Ext->Effects[I];
+      // From another TU's summary: the callee's, or an override's there.
+      auto InheritExternal = [&](const FunctionEffects &Ext,
+                                 llvm::StringRef OverrideUsr) {
+        for (unsigned I = 0; I < Ext.Effects.size(); ++I) {
+          const SummaryEffect &X = Ext.Effects[I];
           std::optional<Root> R = mapRoot(X.Target, C);
           if (!R)
             continue;
@@ -392,10 +394,17 @@ void EffectAnalysis::computeSummaries(
           E.Called = C.Callee;
           E.CalleeEffect = I;
           E.External = true;
-          E.Virtual = C.Virtual || X.Virtual;
+          E.ExternalUsr = OverrideUsr.str();
+          E.Virtual = C.Virtual || X.Virtual || !OverrideUsr.empty();
           S.Effects.push_back(std::move(E));
           Grew = true;
         }
+      };
+      if (const FunctionEffects *Ext = externalEffects(C.Callee))
+        InheritExternal(*Ext, {});
+      for (const SummaryOverride *O : remoteOverrides(C))
+        if (const FunctionEffects *Ext = External->lookup(O->Override))
+          InheritExternal(*Ext, O->Override);
     }
     return Grew;
   };
@@ -543,7 +552,7 @@ void EffectAnalysis::markReadsPartOfChange(FunctionSummary &S) const {
       // The callee's own effect was on *this, which the call maps to g.
       Root::Kind Origin = Root::Local;
       if (M.External) {
-        const FunctionEffects *Ext = externalEffects(M.Callee);
+        const FunctionEffects *Ext = externalOf(M);
         if (Ext && M.CalleeEffect < Ext->Effects.size())
           Origin = Ext->Effects[M.CalleeEffect].Target.K;
       } else if (const FunctionSummary *CS = summary(M.Callee)) {
@@ -595,7 +604,7 @@ std::vector<ChainStep> EffectAnalysis::chain(const FunctionDecl *Body,
     if (!Cur->Callee)
       break;
     if (Cur->External) {
-      const FunctionEffects *Ext = externalEffects(Cur->Callee);
+      const FunctionEffects *Ext = externalOf(*Cur);
       if (!Ext || Cur->CalleeEffect >= Ext->Effects.size())
         break;
       const SummaryEffect &X = Ext->Effects[Cur->CalleeEffect];
@@ -630,7 +639,58 @@ EffectAnalysis::externalEffects(const FunctionDecl *FD) const {
   return External->lookup(Usr);
 }
 
+const FunctionEffects *EffectAnalysis::externalOf(const Effect &E) const {
+  if (E.ExternalUsr.empty())
+    return externalEffects(E.Callee);
+  return External ? External->lookup(E.ExternalUsr) : nullptr;
+}
+
+// The overrides in other TUs that a virtual call may run: of the called
+// method, in its static class or a class derived from it. What was found
+// (or that nothing was) is a dependency of this TU's summary.
+std::vector<const SummaryOverride *>
+EffectAnalysis::remoteOverrides(const CallSite &C) const {
+  std::vector<const SummaryOverride *> Out;
+  // Asked even while no summary lists an override: that, too, may change.
+  if (!C.Virtual || !External || !C.Callee)
+    return Out;
+  const std::string Method = cachedUsr(C.Callee->getCanonicalDecl());
+  if (Method.empty())
+    return Out;
+  std::string Key = overridesDependency(Method);
+  UsedExternal.try_emplace(Key, External->hashOf(Key));
+  const std::string Static = C.StaticClass ? cachedUsr(C.StaticClass) : "";
+  for (const SummaryOverride &O : External->overridesOf(Method)) {
+    if (!Static.empty() && !llvm::is_contained(O.Classes, Static))
+      continue;
+    UsedExternal.try_emplace(O.Override, External->hashOf(O.Override));
+    Out.push_back(&O);
+  }
+  return Out;
+}
+
+std::string EffectAnalysis::cachedUsr(const Decl *D) const {
+  auto [It, Inserted] = UsrCache.try_emplace(D);
+  if (Inserted)
+    It->second = usrOf(*D);
+  return It->second;
+}
+
 namespace {
+
+// A class and every class it derives from, by USR.
+std::vector<std::string> classAndBases(const CXXRecordDecl *RD) {
+  std::vector<std::string> Out;
+  if (!RD)
+    return Out;
+  Out.push_back(usrOf(*RD));
+  if (RD->hasDefinition())
+    RD->forallBases([&](const CXXRecordDecl *Base) {
+      Out.push_back(usrOf(*Base));
+      return true;
+    });
+  return Out;
+}
 
 PlainLocation plainLocation(SourceLocation L, const SourceManager &SM) {
   PlainLocation P;
@@ -753,6 +813,24 @@ TUSummary EffectAnalysis::exportSummary() const {
       S.GlobalsWritten.push_back(std::move(Usr));
   }
   llvm::sort(S.GlobalsWritten);
+  for (const auto &[Method, Defs] : Overrides) {
+    std::string MethodUsr = usrOf(*Method);
+    if (MethodUsr.empty())
+      continue;
+    for (const FunctionDecl *O : Defs) {
+      SummaryOverride X;
+      X.Method = MethodUsr;
+      X.Override = usrOf(*O);
+      X.Classes = classAndBases(cast<CXXMethodDecl>(O)->getParent());
+      if (!X.Override.empty())
+        S.Overrides.push_back(std::move(X));
+    }
+  }
+  // In a fixed order: the map's is the pointers'.
+  llvm::sort(S.Overrides, [](const SummaryOverride &A,
+                             const SummaryOverride &B) {
+    return std::tie(A.Method, A.Override) < std::tie(B.Method, B.Override);
+  });
   for (const auto &[Usr, Hash] : UsedExternal)
     S.Dependencies.emplace_back(Usr, Hash);
   return S;

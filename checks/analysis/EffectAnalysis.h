@@ -90,6 +90,9 @@ private:
   void markReadsPartOfChange(FunctionSummary &S) const;
   void addRemoteSites(const std::vector<const FunctionDecl *> &Candidates);
   const FunctionEffects *externalEffects(const FunctionDecl *FD) const;
+  const FunctionEffects *externalOf(const Effect &E) const;
+  std::vector<const SummaryOverride *> remoteOverrides(const CallSite &C) const;
+  std::string cachedUsr(const Decl *D) const;
 
   void computeSummaries(const std::vector<const FunctionDecl *> &Roots);
   void computeFindings();
@@ -106,6 +109,7 @@ private:
   std::shared_ptr<const ExternalSummaries> External;
   // The external functions looked up, with the hash of what was found.
   mutable std::map<std::string, std::string> UsedExternal;
+  mutable llvm::DenseMap<const Decl *, std::string> UsrCache;
   llvm::DenseSet<const VarDecl *> ModifiableGlobals;
   std::vector<const FunctionDecl *> Definitions; // outside system headers
   unsigned FunctionsWithBody = 0;                 // seen by the walk

@@ -17,6 +17,14 @@ void ExternalSummaries::add(const TUSummary &S) {
     Modifiable.insert(G);
   for (const std::string &G : S.GlobalsEscaping)
     Modifiable.insert(G);
+  for (const SummaryOverride &O : S.Overrides) {
+    std::vector<SummaryOverride> &List = Overrides[O.Method];
+    // An override defined in a header is in every TU that includes it.
+    if (llvm::none_of(List, [&](const SummaryOverride &Known) {
+          return Known.Override == O.Override;
+        }))
+      List.push_back(O);
+  }
   for (const SummaryCheckpoint &C : S.Checkpoints) {
     Checkpoints[C.Usr].push_back(C);
     llvm::StringRef Name = C.Name;
@@ -25,6 +33,14 @@ void ExternalSummaries::add(const TUSummary &S) {
                                  ? Name
                                  : Name.drop_front(Colon + 2));
   }
+}
+
+llvm::ArrayRef<SummaryOverride>
+ExternalSummaries::overridesOf(llvm::StringRef Usr) const {
+  auto It = Overrides.find(Usr);
+  if (It == Overrides.end())
+    return {};
+  return It->second;
 }
 
 llvm::ArrayRef<SummaryCheckpoint>
@@ -48,7 +64,34 @@ std::string checkpointDependency(llvm::StringRef Usr) {
   return ("checkpointed:" + Usr).str();
 }
 
+std::string overridesDependency(llvm::StringRef Usr) {
+  return ("overrides:" + Usr).str();
+}
+
+namespace {
+std::string hashKeys(std::vector<std::string> Keys) {
+  llvm::sort(Keys);
+  std::string All;
+  for (const std::string &K : Keys)
+    All += K + "\x1e";
+  char Buf[17];
+  snprintf(Buf, sizeof Buf, "%016llx",
+           (unsigned long long)llvm::xxh3_64bits(All));
+  return Buf;
+}
+} // namespace
+
 std::string ExternalSummaries::hashOf(llvm::StringRef Usr) const {
+  if (Usr.consume_front("overrides:")) {
+    std::vector<std::string> Keys;
+    for (const SummaryOverride &O : overridesOf(Usr)) {
+      std::string K = O.Override;
+      for (const std::string &C : O.Classes)
+        K += "\x1f" + C;
+      Keys.push_back(std::move(K));
+    }
+    return Keys.empty() ? "none" : hashKeys(std::move(Keys));
+  }
   if (Usr.consume_front("global:"))
     return isModifiable(Usr) ? "written" : "constant";
   if (Usr.consume_front("checkpointed:")) {
@@ -66,14 +109,7 @@ std::string ExternalSummaries::hashOf(llvm::StringRef Usr) const {
         K += "\x1f" + R;
       Keys.push_back(std::move(K));
     }
-    llvm::sort(Keys);
-    std::string All;
-    for (const std::string &K : Keys)
-      All += K + "\x1e";
-    char Buf[17];
-    snprintf(Buf, sizeof Buf, "%016llx",
-             (unsigned long long)llvm::xxh3_64bits(All));
-    return Buf;
+    return hashKeys(std::move(Keys));
   }
   const FunctionEffects *F = lookup(Usr);
   if (!F)

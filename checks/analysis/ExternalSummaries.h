@@ -45,6 +45,8 @@ public:
   bool mayBeCheckpointed(llvm::StringRef LastName) const {
     return CheckpointedNames.contains(LastName);
   }
+  // The overrides, in any TU, of the virtual method with this USR.
+  llvm::ArrayRef<SummaryOverride> overridesOf(llvm::StringRef Usr) const;
 
 private:
   llvm::StringMap<FunctionEffects> Functions;
@@ -54,6 +56,7 @@ private:
   llvm::StringSet<> Modifiable;
   llvm::StringMap<std::vector<SummaryCheckpoint>> Checkpoints;
   llvm::StringSet<> CheckpointedNames;
+  llvm::StringMap<std::vector<SummaryOverride>> Overrides; // by method
 };
 
 // Process-wide: installed by the front end before any analysis starts.
@@ -72,6 +75,9 @@ std::string globalDependency(llvm::StringRef Usr);
 // other TUs that checkpoint it ("none" when there are none). Every function
 // a summary lists depends on it, recorded or not.
 std::string checkpointDependency(llvm::StringRef Usr);
+// The dependency key of a virtual call on the set of overrides of the
+// method with this USR in the whole program.
+std::string overridesDependency(llvm::StringRef Usr);
 
 // The USR of a declaration; empty when it has none.
 std::string usrOf(const Decl &D);

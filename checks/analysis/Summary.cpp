@@ -246,6 +246,11 @@ std::string serializeSummary(const TUSummary &S) {
                                              {"entry_point", C.EntryPoint},
                                              {"replays", C.Replays},
                                              {"call", toJson(C.Call)}});
+  llvm::json::Array Overrides;
+  for (const SummaryOverride &O : S.Overrides)
+    Overrides.push_back(llvm::json::Object{{"method", O.Method},
+                                           {"override", O.Override},
+                                           {"classes", O.Classes}});
   llvm::json::Object Root{
       {"format", "rematch-summary"},
       {"version", S.Version},
@@ -258,6 +263,7 @@ std::string serializeSummary(const TUSummary &S) {
       {"globals_escaping", S.GlobalsEscaping},
       {"checkpoint_sites", S.CheckpointSites},
       {"checkpoints", std::move(Checkpoints)},
+      {"overrides", std::move(Overrides)},
       {"dependencies", std::move(Deps)}};
   std::string Out;
   llvm::raw_string_ostream OS(Out);
@@ -388,6 +394,26 @@ llvm::Expected<TUSummary> parseSummary(llvm::StringRef Text,
       return Loc.takeError();
     C.Call = *Loc;
     S.Checkpoints.push_back(std::move(C));
+  }
+  auto Overrides = R.array(O, "overrides");
+  if (!Overrides)
+    return Overrides.takeError();
+  for (const llvm::json::Value &V : **Overrides) {
+    auto OO = R.object(V, "override");
+    if (!OO)
+      return OO.takeError();
+    SummaryOverride X;
+    auto Method = R.string(**OO, "method");
+    auto Override = R.string(**OO, "override");
+    if (!Method)
+      return Method.takeError();
+    if (!Override)
+      return Override.takeError();
+    X.Method = *Method;
+    X.Override = *Override;
+    if (llvm::Error E = R.strings(**OO, "classes", X.Classes))
+      return std::move(E);
+    S.Overrides.push_back(std::move(X));
   }
   if (llvm::Error E = R.strings(O, "globals_written", S.GlobalsWritten))
     return std::move(E);

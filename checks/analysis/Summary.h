@@ -70,6 +70,14 @@ struct SummaryCheckpoint {
   PlainLocation Call;     // the checkpoint call
 };
 
+// An override defined in this TU of a virtual method declared anywhere: a
+// virtual call in another TU may run it.
+struct SummaryOverride {
+  std::string Method;               // USR of the overridden method
+  std::string Override;             // USR of the overriding definition
+  std::vector<std::string> Classes; // its class and all the class's bases
+};
+
 struct TUSummary {
   int Version = SummaryFormatVersion;
   std::string MainFile;       // absolute path
@@ -87,6 +95,7 @@ struct TUSummary {
   std::vector<std::string> GlobalsEscaping; // USRs whose address escapes
   unsigned CheckpointSites = 0;
   std::vector<SummaryCheckpoint> Checkpoints; // of callables defined elsewhere
+  std::vector<SummaryOverride> Overrides;
   // Functions of other TUs this summary was computed with, and the hash of
   // their summaries then ("absent" when none was known): when one changes,
   // this summary is stale too.

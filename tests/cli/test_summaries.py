@@ -289,6 +289,77 @@ int helper(int x) { g_helped = x; return x; }
         doc, _, _ = self.run_rematch(["caller.cpp", "block.cpp", "helper.cpp"])
         self.assertIn(("rematch-counter-update", "block.cpp", 6), self.findings(doc))
 
+    # Virtual calls: every override in the program may run.
+    LAYER_H = """\
+#include "common.h"
+struct Layer { virtual ~Layer() {} virtual float forward(float x) { return x; } };
+struct Frozen : Layer { float forward(float x) override { return x; } };
+"""
+    VIRTUAL_CPP = """\
+#include "layer.h"
+float run(rematch::Segment &seg, Layer &l, Frozen &f, float x) {
+  float a = seg.forward([&] { return l.forward(x); });
+  float b = seg.forward([&] { return f.forward(x); });
+  return a + b;
+}
+"""
+    NOISY_CPP = """\
+#include "layer.h"
+int g_noisy = 0;
+namespace {
+struct Noisy : Layer {
+  float forward(float x) override { ++g_noisy; return x; }
+};
+} // namespace
+Layer *make_noisy() { return new Noisy; }
+"""
+    LOGGED_CPP = """\
+#include "layer.h"
+#include <cstdio>
+struct Logged : Layer { float forward(float x) override; };
+float Logged::forward(float x) { std::printf("%f", x); return x; }
+"""
+
+    def write_layers(self):
+        self.write("layer.h", self.LAYER_H)
+        self.write("virtual.cpp", self.VIRTUAL_CPP)
+        self.write("noisy.cpp", self.NOISY_CPP)
+        self.write("logged.cpp", self.LOGGED_CPP)
+
+    def test_overrides_in_another_file_two_files(self):
+        self.write_layers()
+        doc, _, rc = self.run_rematch(["virtual.cpp", "noisy.cpp"])
+        self.assertEqual(rc, 1, doc)
+        self.assertEqual(self.findings(doc),
+                         [("rematch-counter-update", "virtual.cpp", 3)])
+        f = doc["findings"][0]
+        # An override in an anonymous namespace of another file.
+        self.assertIn("calls 'Layer::forward', which may, through a virtual "
+                      "call, reach code that increments 'g_noisy'", f["message"])
+        notes = [(n["file"], n["line"]) for n in f["notes"]]
+        self.assertIn(("noisy.cpp", 5), notes)
+        # Alone, virtual.cpp sees no override with an effect.
+        p = subprocess.run([TOOLS.rematch, "--format=json", "virtual.cpp", "--",
+                            "-std=c++17"], cwd=self.dir, capture_output=True,
+                           text=True, timeout=300)
+        self.assertEqual(p.returncode, 0, p.stdout)
+
+    def test_overrides_in_another_file_three_files(self):
+        self.write_layers()
+        doc, _, _ = self.run_rematch(["virtual.cpp", "noisy.cpp", "logged.cpp"])
+        # Both overrides may run at l.forward; none of them at f.forward,
+        # whose static class Frozen neither derives from.
+        self.assertEqual(self.findings(doc),
+                         [("rematch-counter-update", "virtual.cpp", 3),
+                          ("rematch-logging", "virtual.cpp", 3)])
+
+    def test_override_added_later_makes_the_caller_stale(self):
+        self.write_layers()
+        doc, _, _ = self.run_rematch(["virtual.cpp", "logged.cpp"])
+        self.assertEqual(self.findings(doc), [("rematch-logging", "virtual.cpp", 3)])
+        doc, _, _ = self.run_rematch(["virtual.cpp", "logged.cpp", "noisy.cpp"])
+        self.assertIn(("rematch-counter-update", "virtual.cpp", 3), self.findings(doc))
+
     def test_unchanged_summaries_are_reused_and_changed_ones_rebuilt(self):
         self.run_rematch(["a.cpp", "b.cpp", "c.cpp"])
         paths = {n: os.path.join(self.sums, n) for n in self.summary_files()}

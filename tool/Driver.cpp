@@ -441,7 +441,7 @@ int runRematch(const CliOptions &O, llvm::raw_ostream &Err) {
     } else if (O.ConfigFile.empty()) {
       // A malformed .rematch.yaml is a configuration error for its files.
       if (std::optional<std::string> Cfg =
-              clang::tidy::rematch::findConfigFile(Names.absolute(Path)))
+              clang::tidy::rematch::findConfigFile(Names.absolute(Path))) {
         if (auto C = clang::tidy::rematch::loadConfigFile(*Cfg); !C) {
           Status.Status = FileStatus::State::Failed;
           Status.Errors.push_back(llvm::toString(C.takeError()));
@@ -453,6 +453,7 @@ int runRematch(const CliOptions &O, llvm::raw_ostream &Err) {
           Status.Errors.push_back(llvm::toString(Models.takeError()));
           ConfigFailed = true;
         }
+      }
     }
     if (Status.Status != FileStatus::State::Failed) {
       std::vector<tooling::CompileCommand> Cmds =

@@ -223,6 +223,46 @@ Models: [m/project.yaml]
                          "'Name'"));
 }
 
+// Which argument is the checkpointed callable: in a model's EntryPoints and
+// in .rematch.yaml, counted from 0; the configuration's wins.
+TEST(Model, EntryPointCallable) {
+  ModelFile M = parseOk(R"(
+EntryPoints:
+  - {Name: lib::run_with, Callable: 1}
+  - lib::checkpoint
+)");
+  ASSERT_EQ(M.EntryPoints.size(), 2u);
+  EXPECT_EQ(M.EntryPoints[0].Callable, std::optional<unsigned>(1));
+  EXPECT_EQ(M.EntryPoints[1].Callable, std::nullopt);
+  EXPECT_THAT(parseError("EntryPoints:\n  - {Name: a::b, Callable: first}\n"),
+              StartsWith("m.yaml:2:28: error: expected an argument position"));
+  EXPECT_THAT(parseError("EntryPoints:\n  - {Name: a::b, Callable: -1}\n"),
+              StartsWith("m.yaml:2:28: error: expected an argument position"));
+
+  auto File = std::make_shared<const ModelFile>(std::move(M));
+  llvm::Expected<Config> C = parseConfig(R"(
+CheckpointFunctions:
+  - {Name: lib::checkpoint, Callable: 2}
+  - {Name: my::ckpt, Replays: [t.default], Callable: 0}
+  - my::plain
+)",
+                                         "/p/.rematch.yaml");
+  ASSERT_TRUE(bool(C)) << llvm::toString(C.takeError());
+  EXPECT_EQ(C->CheckpointCallable.at("my::ckpt"), 0u);
+  EXPECT_EQ(C->CheckpointCallable.count("my::plain"), 0u);
+  ModelSet S({File}, *C);
+  EXPECT_EQ(S.callableArg("lib::run_with"), std::optional<unsigned>(1));
+  EXPECT_EQ(S.callableArg("lib::checkpoint"), std::optional<unsigned>(2));
+  EXPECT_EQ(S.callableArg("my::ckpt"), std::optional<unsigned>(0));
+  EXPECT_EQ(S.callableArg("my::plain"), std::nullopt);
+
+  llvm::Expected<Config> Bad = parseConfig(
+      "CheckpointFunctions:\n  - {Name: a, Callable: x}\n", "/p/.rematch.yaml");
+  ASSERT_FALSE(Bad);
+  EXPECT_THAT(llvm::toString(Bad.takeError()),
+              StartsWith("/p/.rematch.yaml:2:25: error: invalid number"));
+}
+
 TEST(Config, CheckpointFunctionOption) {
   Config C;
   ASSERT_FALSE(bool(addCheckpointFunctions(

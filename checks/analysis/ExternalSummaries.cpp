@@ -35,20 +35,23 @@ void ExternalSummaries::add(const TUSummary &S) {
   }
 }
 
+namespace {
+template <class T>
+llvm::ArrayRef<T> listOf(const llvm::StringMap<std::vector<T>> &Map,
+                         llvm::StringRef Key) {
+  auto It = Map.find(Key);
+  return It == Map.end() ? llvm::ArrayRef<T>() : llvm::ArrayRef<T>(It->second);
+}
+} // namespace
+
 llvm::ArrayRef<SummaryOverride>
 ExternalSummaries::overridesOf(llvm::StringRef Usr) const {
-  auto It = Overrides.find(Usr);
-  if (It == Overrides.end())
-    return {};
-  return It->second;
+  return listOf(Overrides, Usr);
 }
 
 llvm::ArrayRef<SummaryCheckpoint>
 ExternalSummaries::checkpointsOf(llvm::StringRef Usr) const {
-  auto It = Checkpoints.find(Usr);
-  if (It == Checkpoints.end())
-    return {};
-  return It->second;
+  return listOf(Checkpoints, Usr);
 }
 
 const FunctionEffects *ExternalSummaries::lookup(llvm::StringRef Usr) const {

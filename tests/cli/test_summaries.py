@@ -88,6 +88,13 @@ class SummariesTest(unittest.TestCase):
         self.assertIn(p.returncode, (0, 1), p.stderr)
         return json.loads(p.stdout), p.stderr, p.returncode
 
+    def run_alone(self, name):
+        """One file without --summaries-dir: (exit code, JSON document)."""
+        p = subprocess.run([TOOLS.rematch, "--format=json", name, "--",
+                            "-std=c++17"], cwd=self.dir, capture_output=True,
+                           text=True, timeout=300)
+        return p.returncode, (json.loads(p.stdout) if p.stdout else None)
+
     def findings(self, doc):
         return sorted((f["check"], f["file"], f["line"]) for f in doc["findings"])
 
@@ -118,10 +125,8 @@ class SummariesTest(unittest.TestCase):
         self.assertEqual(len(self.summary_files()), 3)
 
     def test_without_summaries_the_other_files_are_unknown(self):
-        p = subprocess.run([TOOLS.rematch, "--format=json", "a.cpp", "--",
-                            "-std=c++17"], cwd=self.dir, capture_output=True,
-                           text=True, timeout=300)
-        self.assertEqual(p.returncode, 0, p.stdout)
+        rc, doc = self.run_alone("a.cpp")
+        self.assertEqual(rc, 0, doc)
 
     def test_global_never_written_in_the_program_is_not_reported(self):
         doc, _, _ = self.run_rematch(["a.cpp", "b.cpp", "c.cpp"])
@@ -150,12 +155,9 @@ float sample(rematch::Segment &seg, float x) {
 
     def test_external_global_alone_may_be_written_elsewhere(self):
         self.write("e.cpp", self.TEMP_CPP)
-        p = subprocess.run([TOOLS.rematch, "--format=json", "e.cpp", "--",
-                            "-std=c++17"], cwd=self.dir, capture_output=True,
-                           text=True, timeout=300)
-        self.assertEqual(p.returncode, 1, p.stderr)
-        read = [f for f in json.loads(p.stdout)["findings"]
-                if f["check"] == "rematch-global-read"]
+        rc, doc = self.run_alone("e.cpp")
+        self.assertEqual(rc, 1, doc)
+        read = [f for f in doc["findings"] if f["check"] == "rematch-global-read"]
         # g_temp only: g_internal cannot be named in another file.
         self.assertEqual([(f["file"], f["line"]) for f in read],
                          [("e.cpp", self.TEMP_LINE)])
@@ -257,10 +259,8 @@ int helper(int x) { g_helped = x; return x; }
         # The functor's operator() is the checkpointed body too.
         self.assertIn(("rematch-logging", "block.cpp", 11), self.findings(doc))
         # Alone, block.cpp knows nothing of the call.
-        p = subprocess.run([TOOLS.rematch, "--format=json", "block.cpp", "--",
-                            "-std=c++17"], cwd=self.dir, capture_output=True,
-                           text=True, timeout=300)
-        self.assertEqual(p.returncode, 0, p.stdout)
+        rc, doc = self.run_alone("block.cpp")
+        self.assertEqual(rc, 0, doc)
 
     def test_callable_defined_in_another_file_three_files(self):
         self.write_callables()
@@ -339,10 +339,8 @@ float Logged::forward(float x) { std::printf("%f", x); return x; }
         notes = [(n["file"], n["line"]) for n in f["notes"]]
         self.assertIn(("noisy.cpp", 5), notes)
         # Alone, virtual.cpp sees no override with an effect.
-        p = subprocess.run([TOOLS.rematch, "--format=json", "virtual.cpp", "--",
-                            "-std=c++17"], cwd=self.dir, capture_output=True,
-                           text=True, timeout=300)
-        self.assertEqual(p.returncode, 0, p.stdout)
+        rc, doc = self.run_alone("virtual.cpp")
+        self.assertEqual(rc, 0, doc)
 
     def test_overrides_in_another_file_three_files(self):
         self.write_layers()

@@ -10,6 +10,7 @@
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/Hashing.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 #include <map>
@@ -813,16 +814,23 @@ TUSummary EffectAnalysis::exportSummary() const {
       S.GlobalsWritten.push_back(std::move(Usr));
   }
   llvm::sort(S.GlobalsWritten);
+  // Only overrides with effects: one without adds nothing at a call, and
+  // once it has some its summary lists it, which makes the callers stale.
+  llvm::StringSet<> WithEffects;
+  for (const FunctionEffects &F : S.Functions)
+    WithEffects.insert(F.Usr);
   for (const auto &[Method, Defs] : Overrides) {
-    std::string MethodUsr = usrOf(*Method);
-    if (MethodUsr.empty())
-      continue;
+    std::string MethodUsr;
     for (const FunctionDecl *O : Defs) {
       SummaryOverride X;
-      X.Method = MethodUsr;
       X.Override = usrOf(*O);
+      if (X.Override.empty() || !WithEffects.contains(X.Override))
+        continue;
+      if (MethodUsr.empty())
+        MethodUsr = usrOf(*Method);
+      X.Method = MethodUsr;
       X.Classes = classAndBases(cast<CXXMethodDecl>(O)->getParent());
-      if (!X.Override.empty())
+      if (!X.Method.empty())
         S.Overrides.push_back(std::move(X));
     }
   }

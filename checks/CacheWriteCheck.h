@@ -11,8 +11,9 @@ namespace clang::tidy::rematch {
 /// For the user-facing documentation see docs/checks/cache-write.md.
 class CacheWriteCheck : public RematchCheck {
 public:
+  static constexpr EffectKind Reports = EffectKind::CacheWrite;
   CacheWriteCheck(StringRef Name, ClangTidyContext *Context)
-      : RematchCheck(Name, Context, EffectKind::CacheWrite) {}
+      : RematchCheck(Name, Context, Reports) {}
 
 protected:
   std::string describe(const Effect &E) const override;

@@ -11,8 +11,9 @@ namespace clang::tidy::rematch {
 /// For the user-facing documentation see docs/checks/counter-update.md.
 class CounterUpdateCheck : public RematchCheck {
 public:
+  static constexpr EffectKind Reports = EffectKind::CounterUpdate;
   CounterUpdateCheck(StringRef Name, ClangTidyContext *Context)
-      : RematchCheck(Name, Context, EffectKind::CounterUpdate) {}
+      : RematchCheck(Name, Context, Reports) {}
 
 protected:
   std::string describe(const Effect &E) const override;

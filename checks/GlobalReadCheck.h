@@ -11,8 +11,9 @@ namespace clang::tidy::rematch {
 /// For the user-facing documentation see docs/checks/global-read.md.
 class GlobalReadCheck : public RematchCheck {
 public:
+  static constexpr EffectKind Reports = EffectKind::GlobalRead;
   GlobalReadCheck(StringRef Name, ClangTidyContext *Context)
-      : RematchCheck(Name, Context, EffectKind::GlobalRead) {}
+      : RematchCheck(Name, Context, Reports) {}
 
 protected:
   std::string describe(const Effect &E) const override;

@@ -11,8 +11,9 @@ namespace clang::tidy::rematch {
 /// For the user-facing documentation see docs/checks/logging.md.
 class LoggingCheck : public RematchCheck {
 public:
+  static constexpr EffectKind Reports = EffectKind::Logging;
   LoggingCheck(StringRef Name, ClangTidyContext *Context)
-      : RematchCheck(Name, Context, EffectKind::Logging) {}
+      : RematchCheck(Name, Context, Reports) {}
 
 protected:
   std::string describe(const Effect &E) const override;

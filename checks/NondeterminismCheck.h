@@ -11,8 +11,9 @@ namespace clang::tidy::rematch {
 /// For the user-facing documentation see docs/checks/nondeterminism.md.
 class NondeterminismCheck : public RematchCheck {
 public:
+  static constexpr EffectKind Reports = EffectKind::Nondeterminism;
   NondeterminismCheck(StringRef Name, ClangTidyContext *Context)
-      : RematchCheck(Name, Context, EffectKind::Nondeterminism) {}
+      : RematchCheck(Name, Context, Reports) {}
 
 protected:
   std::string describe(const Effect &E) const override;

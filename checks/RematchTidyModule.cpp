@@ -16,7 +16,9 @@ namespace clang::tidy::rematch {
 class RematchModule : public ClangTidyModule {
 public:
   void addCheckFactories(ClangTidyCheckFactories &Factories) override {
-#define REMATCH_CHECK(Name, Class, Stem, Description)                          \
+#define REMATCH_CHECK(Name, Class, Stem, Kind, Description)                    \
+  static_assert(Class::Reports == EffectKind::Kind,                           \
+                Name " must report the effect kind Checks.def gives it");     \
   Factories.registerCheck<Class>(Name);
 #include "Checks.def"
   }

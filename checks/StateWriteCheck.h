@@ -11,8 +11,9 @@ namespace clang::tidy::rematch {
 /// For the user-facing documentation see docs/checks/state-write.md.
 class StateWriteCheck : public RematchCheck {
 public:
+  static constexpr EffectKind Reports = EffectKind::StateWrite;
   StateWriteCheck(StringRef Name, ClangTidyContext *Context)
-      : RematchCheck(Name, Context, EffectKind::StateWrite) {}
+      : RematchCheck(Name, Context, Reports) {}
 
 protected:
   std::string describe(const Effect &E) const override;

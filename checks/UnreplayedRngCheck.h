@@ -11,8 +11,9 @@ namespace clang::tidy::rematch {
 /// For the user-facing documentation see docs/checks/unreplayed-rng.md.
 class UnreplayedRngCheck : public RematchCheck {
 public:
+  static constexpr EffectKind Reports = EffectKind::UnreplayedRng;
   UnreplayedRngCheck(StringRef Name, ClangTidyContext *Context)
-      : RematchCheck(Name, Context, EffectKind::UnreplayedRng) {}
+      : RematchCheck(Name, Context, Reports) {}
 
 protected:
   std::string describe(const Effect &E) const override;

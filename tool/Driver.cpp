@@ -36,7 +36,7 @@ using namespace clang::tidy;
 
 std::vector<RuleInfo> ruleTable() {
   std::vector<RuleInfo> Rules;
-#define REMATCH_CHECK(Name, Class, Stem, Description)                          \
+#define REMATCH_CHECK(Name, Class, Stem, Kind, Description)                    \
   Rules.push_back({Name, Description, checkDocUri(Stem, programDocLocations())});
 #include "Checks.def"
   std::sort(Rules.begin(), Rules.end(),

@@ -187,7 +187,7 @@ void yamlize(yaml::IO &IO, EntryPointList &List, bool,
 // The names of the rematch checks, from the one list.
 const std::vector<StringRef> &knownChecks() {
   static const std::vector<StringRef> Names = {
-#define REMATCH_CHECK(Name, Class, Stem, Description) Name,
+#define REMATCH_CHECK(Name, Class, Stem, Kind, Description) Name,
 #include "Checks.def"
   };
   return Names;

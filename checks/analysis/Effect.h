@@ -17,16 +17,15 @@
 
 namespace clang::tidy::rematch {
 
+// One kind per check, from the one list (checks/Checks.def).
 enum class EffectKind {
-  GlobalRead,
-  CounterUpdate,
-  CacheWrite,
-  StateWrite,
-  Logging,
-  Io,
-  UnreplayedRng,
-  Nondeterminism,
+#define REMATCH_CHECK(Name, Class, Stem, Kind, Description) Kind,
+#include "Checks.def"
 };
+inline constexpr unsigned NumEffectKinds = 0
+#define REMATCH_CHECK(Name, Class, Stem, Kind, Description) +1
+#include "Checks.def"
+    ;
 
 // Whose state an effect touches, relative to the function that records it.
 // Everything but Local outlives one call of a checkpointed callable.

@@ -3,15 +3,19 @@
 #include "Summary.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/xxhash.h"
+#include <iterator>
 
 namespace clang::tidy::rematch {
 
 namespace {
 
-const char *const KindNames[] = {"global-read", "counter-update",
-                                 "cache-write", "state-write",
-                                 "logging",     "io",
-                                 "unreplayed-rng", "nondeterminism"};
+// An effect kind's name in a summary is its check's stem.
+const char *const KindNames[] = {
+#define REMATCH_CHECK(Name, Class, Stem, Kind, Description) Stem,
+#include "Checks.def"
+};
+static_assert(std::size(KindNames) == NumEffectKinds,
+              "one name per effect kind");
 const char *const RootNames[] = {"local", "static", "this",
                                  "param", "capture", "unconditional"};
 

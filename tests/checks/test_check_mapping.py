@@ -17,7 +17,7 @@ import re
 import sys
 
 ENTRY_RE = re.compile(
-    r'^REMATCH_CHECK\(\s*"([^"]*)"\s*,\s*(\w+)\s*,\s*"([^"]*)"\s*,\s*"((?:[^"\\]|\\.)*)"\s*\)',
+    r'^REMATCH_CHECK\(\s*"([^"]*)"\s*,\s*(\w+)\s*,\s*"([^"]*)"\s*,\s*(\w+)\s*,\s*"((?:[^"\\]|\\.)*)"\s*\)',
     re.M)
 # Classes under checks/ whose names end in Check but that are not checks.
 NOT_CHECKS = {"RematchCheck"}  # the shared base class of all checks
@@ -37,7 +37,7 @@ def parse_def(root):
     problems = []
     if starts != len(entries):
         problems.append("checks/Checks.def: %d REMATCH_CHECK entries but only %d "
-                        "parse as (\"name\", Class, \"stem\", \"description\")"
+                        "parse as (\"name\", Class, \"stem\", Kind, \"description\")"
                         % (starts, len(entries)))
     return entries, problems
 
@@ -85,8 +85,8 @@ def check_entry(root, name, cls, stem, desc, module, cmake):
 
 
 def check_strays(root, entries):
-    classes = {cls for _, cls, _, _ in entries}
-    stems = {stem for _, _, stem, _ in entries}
+    classes = {cls for _, cls, _, _, _ in entries}
+    stems = {stem for _, _, stem, _, _ in entries}
     problems = []
     for path in sorted(glob.glob(os.path.join(root, "checks", "*Check.cpp")) +
                        glob.glob(os.path.join(root, "checks", "*Check.h"))):
@@ -106,7 +106,7 @@ def check_strays(root, entries):
         problems.append("docs/checks/README.md (the index) is missing")
     else:
         text = read(index)
-        for name, _, stem, _ in entries:
+        for name, _, stem, _, _ in entries:
             if name not in text or "(%s.md)" % stem not in text:
                 problems.append("docs/checks/README.md does not list %s with a link to %s.md"
                                 % (name, stem))
@@ -133,8 +133,13 @@ def main(argv):
     cmake_path = os.path.join(root, "checks", "CMakeLists.txt")
     cmake = read(cmake_path) if os.path.isfile(cmake_path) else None
 
-    for name, cls, stem, desc in entries:
+    for name, cls, stem, kind, desc in entries:
         problems += check_entry(root, name, cls, stem, desc, module, cmake)
+        header = os.path.join(root, "checks", cls + ".h")
+        if os.path.isfile(header) and not re.search(
+                r"\bEffectKind::%s\b" % kind, read(header)):
+            problems.append("%s: checks/%s.h does not report EffectKind::%s"
+                            % (name, cls, kind))
     problems += check_strays(root, entries)
 
     for p in problems:

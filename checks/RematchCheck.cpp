@@ -1,6 +1,7 @@
 //===--- RematchCheck.cpp - what every rematch check shares ---------------===//
 
 #include "RematchCheck.h"
+#include "RematchOptions.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 #include "clang-tidy/GlobList.h"
@@ -24,28 +25,22 @@ std::string callableText(const Callable &C) {
   return "checkpointed callable";
 }
 
-std::string functionName(const FunctionDecl *FD) {
-  if (const auto *MD = dyn_cast<CXXMethodDecl>(FD))
-    if (MD->getParent()->isLambda())
-      return "lambda";
-  return withoutTemplateArgs(canonicalName(*FD));
-}
-
 } // namespace
 
 RematchCheck::RematchCheck(StringRef Name, ClangTidyContext *Context,
                            EffectKind Kind)
     : ClangTidyCheck(Name, Context), Kind(Kind),
       CheckpointFunctions(
-          Options.getLocalOrGlobal("CheckpointFunctions", "").str()),
-      ConfigFile(Options.getLocalOrGlobal("RematchConfigFile", "").str()),
-      Models(Options.getLocalOrGlobal("Models", "").str()),
-      ChainStyle(Options.getLocalOrGlobal("Chain", "notes").str()) {}
+          Options.getLocalOrGlobal(options::CheckpointFunctions, "").str()),
+      ConfigFile(Options.getLocalOrGlobal(options::ConfigFile, "").str()),
+      Models(Options.getLocalOrGlobal(options::Models, "").str()),
+      ChainStyle(Options.getLocalOrGlobal(options::Chain, "notes").str()) {}
 
 void RematchCheck::storeOptions(ClangTidyOptions::OptionMap &Opts) {
-  Options.store(Opts, "CheckpointFunctions", CheckpointFunctions);
-  Options.store(Opts, "Chain", ChainStyle);
-  Options.store(Opts, "Models", Models);
+  Options.store(Opts, options::CheckpointFunctions, CheckpointFunctions);
+  Options.store(Opts, options::ConfigFile, ConfigFile);
+  Options.store(Opts, options::Models, Models);
+  Options.store(Opts, options::Chain, ChainStyle);
 }
 
 void RematchCheck::registerMatchers(ast_matchers::MatchFinder *Finder) {
@@ -124,7 +119,7 @@ void RematchCheck::report(const Finding &F, const EffectAnalysis &A,
   auto StepCallee = [](const ChainStep &S) -> std::string {
     if (S.Plain)
       return S.Plain->Callee;
-    return S.E && S.E->Callee ? functionName(S.E->Callee) : std::string();
+    return S.E && S.E->Callee ? displayName(S.E->Callee) : std::string();
   };
 
   std::string Message = callableText(*F.Target);
@@ -144,7 +139,7 @@ void RematchCheck::report(const Finding &F, const EffectAnalysis &A,
       Message += " (may: through a virtual call)";
   } else {
     const FunctionDecl *Called = F.E->Called ? F.E->Called : F.E->Callee;
-    Message += " calls " + quoted(functionName(Called)) + ", which " +
+    Message += " calls " + quoted(displayName(Called)) + ", which " +
                (F.E->Virtual ? "may, through a virtual call, reach code that "
                              : "") +
                What;
@@ -171,10 +166,10 @@ void RematchCheck::report(const Finding &F, const EffectAnalysis &A,
       addFixes(Diag, F, A, Ctx);
   }
   if (InSystemHeader) {
-    std::string In = quoted(functionName(F.Target->Body));
+    std::string In = quoted(displayName(F.Target->Body));
     if (F.E->Callee)
       diag(F.E->Loc, "%0 calls %1 here", DiagnosticIDs::Note)
-          << In << quoted(functionName(F.E->Callee));
+          << In << quoted(displayName(F.E->Callee));
     else
       diag(F.E->Loc, "%0 %1 here", DiagnosticIDs::Note) << In << describe(*F.E);
   }
@@ -205,10 +200,10 @@ void RematchCheck::report(const Finding &F, const EffectAnalysis &A,
         diag(L, "%0 %1 here", DiagnosticIDs::Note) << In << describe(Last);
       continue;
     }
-    std::string In = quoted(functionName(Step.In));
+    std::string In = quoted(displayName(Step.In));
     if (Step.E->Callee)
       diag(Step.E->Loc, "%0 calls %1 here", DiagnosticIDs::Note)
-          << In << quoted(functionName(Step.E->Callee));
+          << In << quoted(displayName(Step.E->Callee));
     else
       diag(Step.E->Loc, "%0 %1 here", DiagnosticIDs::Note)
           << In << describe(*Step.E);

@@ -2,7 +2,7 @@
 //
 // A rematch check is a filter over the shared EffectAnalysis: it picks the
 // findings of its effect kind, words them and adds its fix-its. This base
-// reads the options (one global key serves every check), obtains the
+// reads the options (a check's own key, else the global one), obtains the
 // analysis, and emits the diagnostic with its chain and checkpoint notes.
 //
 //===----------------------------------------------------------------------===//

@@ -7,6 +7,7 @@
 #include "Filters.h"
 #include "Output.h"
 #include "RematchCheck.h"
+#include "RematchOptions.h"
 #include "Scheduler.h"
 #include "Summaries.h"
 #include "clang-tidy/ClangTidy.h"
@@ -206,9 +207,10 @@ public:
     Opts.HeaderFilterRegex = "";
     Opts.SystemHeaders = false;
     auto &CO = Opts.CheckOptions;
-    CO["CheckpointFunctions"] = {O.CheckpointFunctions, 0};
-    CO["RematchConfigFile"] = {O.ConfigFile, 0};
-    CO["Chain"] = {O.Chain, 0};
+    namespace keys = clang::tidy::rematch::options;
+    CO[keys::CheckpointFunctions] = {O.CheckpointFunctions, 0};
+    CO[keys::ConfigFile] = {O.ConfigFile, 0};
+    CO[keys::Chain] = {O.Chain, 0};
     // Diagnostics are formatted here; clang's own "N warnings generated."
     // summary is noise on stderr.
     // Inserted right after the compiler name: a database command may end

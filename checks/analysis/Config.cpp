@@ -170,18 +170,10 @@ void yamlize(yaml::IO &IO, EntryPointList &List, bool,
     return;
   }
   yaml::yamlize(IO, Items, true, Ctx);
-  for (EntryPointItem &Item : Items) {
-    StringRef Name = StringRef(Item.Name).trim();
-    Name.consume_front("::");
-    if (Name.empty())
-      continue;
-    if (!llvm::is_contained(List.C.CheckpointFunctions, Name.str()))
-      List.C.CheckpointFunctions.push_back(Name.str());
-    if (Item.HasReplays)
-      List.C.CheckpointReplays[Name.str()] = Item.Replays;
-    if (Item.Callable)
-      List.C.CheckpointCallable[Name.str()] = *Item.Callable;
-  }
+  for (EntryPointItem &Item : Items)
+    addEntryPoint(List.C, Item.Name,
+                  Item.HasReplays ? std::optional(Item.Replays) : std::nullopt,
+                  Item.Callable);
 }
 
 // The names of the rematch checks, from the one list.
@@ -334,15 +326,29 @@ Error addCheckpointFunctions(StringRef Option, Config &C) {
         if (!S.trim().empty())
           Replays->push_back(S.trim().str());
     }
-    Name.consume_front("::");
-    if (Name.empty())
-      continue; // as a list with an empty entry
-    if (!llvm::is_contained(C.CheckpointFunctions, Name.str()))
-      C.CheckpointFunctions.push_back(Name.str());
-    if (Replays)
-      C.CheckpointReplays[Name.str()] = std::move(*Replays);
+    addEntryPoint(C, Name, std::move(Replays)); // an empty one: skipped
   }
   return Error::success();
+}
+
+std::string trimmedName(StringRef Name) {
+  Name = Name.trim();
+  Name.consume_front("::");
+  return Name.str();
+}
+
+void addEntryPoint(Config &C, StringRef Written,
+                   std::optional<std::vector<std::string>> Replays,
+                   std::optional<unsigned> Callable) {
+  std::string Name = trimmedName(Written);
+  if (Name.empty())
+    return;
+  if (!llvm::is_contained(C.CheckpointFunctions, Name))
+    C.CheckpointFunctions.push_back(Name);
+  if (Replays)
+    C.CheckpointReplays[Name] = std::move(*Replays);
+  if (Callable)
+    C.CheckpointCallable[Name] = *Callable;
 }
 
 void Config::merge(const Config &Other) {

@@ -49,6 +49,15 @@ struct Config {
   void merge(const Config &Other);
 };
 
+// A qualified name as written in a list, trimmed, without a leading "::".
+std::string trimmedName(llvm::StringRef Name);
+
+// Adds one entry point (nothing for an empty name), with what it replays
+// and which argument is its callable when given.
+void addEntryPoint(Config &C, llvm::StringRef Name,
+                   std::optional<std::vector<std::string>> Replays,
+                   std::optional<unsigned> Callable = std::nullopt);
+
 // Adds the entry points of a comma-separated option value, each a name
 // optionally followed by the sources it replays: `nn::checkpoint[torch.default]`
 // (several separated by ';'). An error names what is malformed.

@@ -707,15 +707,6 @@ PlainLocation plainLocation(SourceLocation L, const SourceManager &SM) {
   return P;
 }
 
-std::string displayName(const FunctionDecl *FD) {
-  if (!FD)
-    return {};
-  if (const auto *MD = dyn_cast<CXXMethodDecl>(FD))
-    if (MD->getParent()->isLambda())
-      return "lambda";
-  return withoutTemplateArgs(canonicalName(*FD));
-}
-
 } // namespace
 
 TUSummary EffectAnalysis::exportSummary() const {
@@ -844,15 +835,21 @@ TUSummary EffectAnalysis::exportSummary() const {
   return S;
 }
 
+// One analysis per translation unit and settings: checks given the same
+// settings (the usual case, and always in the rematch program) share it; a
+// check given its own (`rematch-logging.CheckpointFunctions`) gets its own.
 std::shared_ptr<EffectAnalysis> getSharedAnalysis(ASTContext &Ctx,
                                                   const AnalysisSettings &S) {
   static std::mutex Mutex;
-  static std::map<const ASTContext *, std::weak_ptr<EffectAnalysis>> Cache;
+  using Key = std::tuple<const ASTContext *, std::string, std::string,
+                         std::string>;
+  static std::map<Key, std::weak_ptr<EffectAnalysis>> Cache;
+  const Key K{&Ctx, S.CheckpointFunctions, S.ConfigFile, S.Models};
   {
     std::lock_guard<std::mutex> Lock(Mutex);
     for (auto It = Cache.begin(); It != Cache.end();)
       It = It->second.expired() ? Cache.erase(It) : std::next(It);
-    auto It = Cache.find(&Ctx);
+    auto It = Cache.find(K);
     if (It != Cache.end())
       if (std::shared_ptr<EffectAnalysis> Existing = It->second.lock())
         return Existing;
@@ -861,7 +858,7 @@ std::shared_ptr<EffectAnalysis> getSharedAnalysis(ASTContext &Ctx,
   // the checks of one context run on one thread.
   auto Fresh = std::make_shared<EffectAnalysis>(Ctx, S);
   std::lock_guard<std::mutex> Lock(Mutex);
-  Cache[&Ctx] = Fresh;
+  Cache[K] = Fresh;
   return Fresh;
 }
 

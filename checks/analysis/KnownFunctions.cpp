@@ -21,6 +21,15 @@ std::string canonicalName(const NamedDecl &D) {
   return Name;
 }
 
+std::string displayName(const FunctionDecl *FD) {
+  if (!FD)
+    return {};
+  if (const auto *MD = dyn_cast<CXXMethodDecl>(FD))
+    if (MD->getParent()->isLambda())
+      return "lambda";
+  return withoutTemplateArgs(canonicalName(*FD));
+}
+
 std::string withoutTemplateArgs(llvm::StringRef Name) {
   std::string Out;
   int Depth = 0;

@@ -30,6 +30,10 @@ std::string canonicalName(const NamedDecl &D);
 // Qualified name without template arguments: Runner<int>::run -> Runner::run.
 std::string withoutTemplateArgs(llvm::StringRef Name);
 
+// How messages and summaries name a function: "lambda" for a lambda's call
+// operator, else the qualified name without template arguments.
+std::string displayName(const FunctionDecl *FD);
+
 // What the models say of one function.
 struct CallModel {
   // The body, if any, is not analysed: the models describe the function

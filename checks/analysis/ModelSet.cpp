@@ -15,12 +15,6 @@ namespace clang::tidy::rematch {
 
 namespace {
 
-std::string trimmedName(StringRef N) {
-  N = N.trim();
-  N.consume_front("::");
-  return N.str();
-}
-
 // The configuration's per-family lists are model entries by another name.
 void addConfigEntries(const Config &C, std::vector<ModelEntry> &Out) {
   auto Add = [&](const std::vector<std::string> &Names, ModelEffect E) {

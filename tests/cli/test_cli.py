@@ -997,6 +997,36 @@ int other_module(int x) {
         self.assertTrue(parse_clang_tidy(tidy.out))
 
 
+    def test_plugin_honours_per_check_options(self):
+        # A rematch check given its own CheckpointFunctions analyses with
+        # it; the others keep the global value.
+        f = self.src("per_check.cpp", """\
+#include <cstdio>
+namespace a { template <class F> void run(F f) { f(); } }
+namespace b { template <class F> void run(F f) { f(); } }
+int g;
+void use() {
+  a::run([] { std::printf("x"); ++g; });
+  b::run([] { std::printf("y"); ++g; });
+}
+""")
+        tidy = self.run_tool([TOOLS.clang_tidy, "--load=" + TOOLS.plugin,
+                              "--checks=-*,rematch-*",
+                              "--config={CheckOptions: {CheckpointFunctions: "
+                              "'b::run', rematch-logging.CheckpointFunctions: "
+                              "'a::run'}}", f, "--", "-std=c++17"])
+        found = sorted((c, int(l)) for l, c in re.findall(
+            r"^.+?:(\d+):\d+: warning: .* \[([a-z-]+)\]$", tidy.out, re.M))
+        self.assertEqual(found, [("rematch-counter-update", 7),
+                                 ("rematch-logging", 6)], tidy.out)
+        # --dump-config shows every option the checks read, the config file
+        # included.
+        dump = self.run_tool([TOOLS.clang_tidy, "--load=" + TOOLS.plugin,
+                              "--checks=-*,rematch-io", "--dump-config", f,
+                              "--", "-std=c++17"])
+        for key in ("CheckpointFunctions", "RematchConfigFile", "Models", "Chain"):
+            self.assertIn("rematch-io." + key, dump.out)
+
 def main():
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--rematch", required=True)

@@ -42,6 +42,11 @@ std::vector<CompileCommand> SerializedDatabase::getAllCompileCommands() const {
   return Inner.getAllCompileCommands();
 }
 
+// The test build's hook (Scheduler.h); null in the shipped program.
+static std::atomic<AnalysisHook> Hook{nullptr};
+
+void setAnalysisHook(AnalysisHook H) { Hook.store(H); }
+
 std::vector<std::string> shardOf(const CliOptions &O) {
   std::vector<std::string> Files;
   for (size_t K = 0; K < O.Files.size(); ++K)
@@ -89,17 +94,6 @@ std::string describeSignal(int Signal) {
   return S;
 }
 
-// Test-only hooks, for tests/cli/test_parallel.py: make the analysis of the
-// file with this base name crash, or take a minute. Never set them otherwise.
-void testHooks(const std::string &File) {
-  llvm::StringRef Base = llvm::sys::path::filename(File);
-  if (const char *Crash = std::getenv("REMATCH_TEST_CRASH_ON");
-      Crash && Base == Crash)
-    std::abort();
-  if (const char *Sleep = std::getenv("REMATCH_TEST_SLEEP_ON");
-      Sleep && Base == Sleep)
-    std::this_thread::sleep_for(std::chrono::seconds(60));
-}
 
 // Analyses one file; a crash (a signal, CrashRecoveryContext::Enable() having
 // been called in main) becomes the file's error.
@@ -109,7 +103,8 @@ analyseSafely(const std::string &File,
   FileOutcome Out;
   llvm::CrashRecoveryContext CRC;
   if (CRC.RunSafely([&] {
-        testHooks(File);
+        if (AnalysisHook H = Hook.load())
+          H(File);
         Out = Analyse(File);
       }))
     return Out;

@@ -47,6 +47,13 @@ analyseFiles(const std::vector<std::string> &Files, const ScheduleOptions &S,
 // The files of --shard=i/n: those whose index k (from 0) has k % n == i - 1.
 std::vector<std::string> shardOf(const CliOptions &O);
 
+// A test-only seam: a function run inside each file's analysis, before it,
+// where a crash or a delay counts as the analysis'. Only the test build of
+// the program (rematch-testhooks, tool/TestHooks.cpp) installs one; the
+// shipped program never does.
+using AnalysisHook = void (*)(const std::string &File);
+void setAnalysisHook(AnalysisHook Hook);
+
 // -j (or the number of cores), the bounds per file, and a progress line when
 // stderr is a terminal.
 ScheduleOptions scheduleOptions(const CliOptions &O);

@@ -3,12 +3,15 @@
 --timeout-per-file / --memory-per-file.
 
 Usage:
-  test_parallel.py --rematch <rematch> [unittest arguments, e.g. TestJobs]
+  test_parallel.py --rematch <rematch> --rematch-testhooks <rematch-testhooks>
+                   [unittest arguments, e.g. TestJobs]
 
 (The other arguments of test_cli.py are accepted and ignored, so both scripts
-can share one argument list.) Two test-only environment variables of rematch
-are used: REMATCH_TEST_CRASH_ON=<base name> aborts inside the analysis of that
-file, REMATCH_TEST_SLEEP_ON=<base name> makes it take a minute.
+can share one argument list.) A run that sets one of two test-only
+environment variables goes to rematch-testhooks, the same program with a hook
+inside each file's analysis (tool/TestHooks.cpp): REMATCH_TEST_CRASH_ON=<base
+name> aborts inside the analysis of that file, REMATCH_TEST_SLEEP_ON=<base
+name> makes it take a minute. The shipped rematch reads neither.
 Standard library only.
 """
 
@@ -69,8 +72,9 @@ class ParallelTest(TempDirTest):
         for var in ("REMATCH_TEST_CRASH_ON", "REMATCH_TEST_SLEEP_ON"):
             full_env.pop(var, None)
         full_env.update(env or {})
+        program = TOOLS.rematch_testhooks if env else TOOLS.rematch
         start = time.monotonic()
-        proc = subprocess.run([TOOLS.rematch] + list(args), cwd=self.dir,
+        proc = subprocess.run([program] + list(args), cwd=self.dir,
                               stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                               stdin=subprocess.DEVNULL, env=full_env,
                               timeout=timeout)
@@ -283,6 +287,16 @@ class TestBounds(ParallelTest):
                 others = [k for k in self.finding_keys(clean) if k[0] != "f.cpp"]
                 self.assertEqual(self.finding_keys(res), others)
 
+    def test_shipped_program_has_no_test_hook(self):
+        env = dict(os.environ, REMATCH_TEST_CRASH_ON=NAMES[0],
+                   REMATCH_TEST_SLEEP_ON=NAMES[0])
+        proc = subprocess.run([TOOLS.rematch, "--format=json", NAMES[0], *STD],
+                              cwd=self.dir, stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE, env=env, timeout=50)
+        self.assertIn(proc.returncode, (0, 1), proc.stderr)
+        self.assertEqual([f["status"] for f in json.loads(proc.stdout)["files"]],
+                         ["analysed"])
+
     def test_fractional_timeout(self):
         res = self.rematch("--timeout-per-file=0.5", NAMES[0], *STD,
                            env={"REMATCH_TEST_SLEEP_ON": NAMES[0]})
@@ -350,11 +364,13 @@ float f(rematch::Segment &seg, float x) {
 def main():
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--rematch", required=True)
+    p.add_argument("--rematch-testhooks", required=True, dest="testhooks")
     for ignored in ("--plugin", "--clang-tidy", "--root", "--validator",
                     "--schema", "--python"):
         p.add_argument(ignored)
     ns, rest = p.parse_known_args()
     TOOLS.rematch = os.path.abspath(ns.rematch)
+    TOOLS.rematch_testhooks = os.path.abspath(ns.testhooks)
     unittest.main(argv=[sys.argv[0]] + rest, verbosity=2)
 
 

@@ -309,7 +309,7 @@ void applyFixes(const std::vector<tooling::Replacement> &All,
 }
 
 std::unique_ptr<tooling::CompilationDatabase>
-makeDatabase(const CliOptions &O, llvm::raw_ostream &Err, bool &Failed) {
+makeDatabase(const CliOptions &O, llvm::raw_ostream &Err) {
   std::string Message;
   if (!O.BuildPath.empty()) {
     auto DB = tooling::CompilationDatabase::loadFromDirectory(O.BuildPath,
@@ -317,7 +317,6 @@ makeDatabase(const CliOptions &O, llvm::raw_ostream &Err, bool &Failed) {
     if (!DB) {
       Err << O.BuildPath << ": error: cannot load compile_commands.json: "
           << Message << "\n";
-      Failed = true;
       return nullptr;
     }
     return tooling::inferMissingCompileCommands(std::move(DB));
@@ -334,192 +333,134 @@ makeDatabase(const CliOptions &O, llvm::raw_ostream &Err, bool &Failed) {
   return std::make_unique<tooling::FixedCompilationDatabase>(".", Args);
 }
 
-bool lessFinding(const Finding &A, const Finding &B,
-                 const std::map<std::string, size_t> &Order) {
-  auto Rank = [&](const std::string &F) {
-    auto It = Order.find(F);
-    return It == Order.end() ? Order.size() : It->second;
-  };
-  return std::make_tuple(Rank(A.Loc.File), A.Loc.File, A.Loc.Line,
-                         A.Loc.Column, A.Check, A.Message) <
-         std::make_tuple(Rank(B.Loc.File), B.Loc.File, B.Loc.Line,
-                         B.Loc.Column, B.Check, B.Message);
+// The fields that order findings and make two of them the same, once.
+auto findingKey(const Finding &F) {
+  return std::tie(F.Loc.File, F.Loc.Line, F.Loc.Column, F.Check, F.Message);
 }
 
-} // namespace
-
-int runRematch(const CliOptions &O, llvm::raw_ostream &Err) {
-  // This program links no check module but rematch's, and enables only
-  // rematch checks ("-*," + globs): they may end the matcher traversal early.
-  clang::tidy::rematch::setRematchChecksOnly(true);
+// Step 1, options: everything a flag or an explicit configuration can get
+// wrong, before any work.
+llvm::Error checkOptions(const CliOptions &O) {
   if (llvm::Expected<std::vector<std::string>> Checks = enabledChecks(O.Checks);
-      !Checks) {
-    Err << "rematch: error: " << llvm::toString(Checks.takeError()) << "\n";
-    return UsageError;
-  }
-
+      !Checks)
+    return llvm::createStringError("rematch: error: " +
+                                   llvm::toString(Checks.takeError()));
   if (std::string Problem =
           clang::tidy::rematch::unknownCheckProblem(O.WarningsAsErrors);
-      !Problem.empty()) {
-    Err << "rematch: error: --warnings-as-errors: " << Problem << "\n";
-    return UsageError;
-  }
+      !Problem.empty())
+    return llvm::createStringError("rematch: error: --warnings-as-errors: " +
+                                   Problem);
+  clang::tidy::rematch::Config Scratch;
+  if (llvm::Error E = clang::tidy::rematch::addCheckpointFunctions(
+          O.CheckpointFunctions, Scratch))
+    return llvm::createStringError("rematch: error: --checkpoint-functions: " +
+                                   llvm::toString(std::move(E)));
+  // The built-in models, and those of an explicit configuration: a broken
+  // model file is a configuration error.
+  llvm::Expected<clang::tidy::rematch::Config> C =
+      O.ConfigFile.empty()
+          ? llvm::Expected<clang::tidy::rematch::Config>(
+                clang::tidy::rematch::Config())
+          : clang::tidy::rematch::loadConfigFile(O.ConfigFile);
+  if (!C)
+    return C.takeError();
+  if (auto Models = clang::tidy::rematch::modelsFor(*C); !Models)
+    return Models.takeError();
+  return llvm::Error::success();
+}
 
-  {
-    clang::tidy::rematch::Config Scratch;
-    if (llvm::Error E = clang::tidy::rematch::addCheckpointFunctions(
-            O.CheckpointFunctions, Scratch)) {
-      Err << "rematch: error: --checkpoint-functions: "
-          << llvm::toString(std::move(E)) << "\n";
-      return UsageError;
-    }
-  }
-
-  bool ConfigFailed = false;
-  {
-    // The built-in models, and those of an explicit configuration: a
-    // broken model file is a configuration error before any work.
-    llvm::Expected<clang::tidy::rematch::Config> C =
-        O.ConfigFile.empty()
-            ? llvm::Expected<clang::tidy::rematch::Config>(
-                  clang::tidy::rematch::Config())
-            : clang::tidy::rematch::loadConfigFile(O.ConfigFile);
-    if (!C) {
-      Err << llvm::toString(C.takeError()) << "\n";
-      return UsageError;
-    }
-    if (auto Models = clang::tidy::rematch::modelsFor(*C); !Models) {
-      Err << llvm::toString(Models.takeError()) << "\n";
-      return UsageError;
-    }
-  }
-
-  // --baseline, --changed-lines, --line-filter: errors before any work.
-  llvm::Expected<FindingFilters> Filters = FindingFilters::create(O);
-  if (!Filters) {
-    Err << llvm::toString(Filters.takeError()) << "\n";
-    return UsageError;
-  }
-
-  bool DBFailed = false;
-  std::unique_ptr<tooling::CompilationDatabase> DB =
-      makeDatabase(O, Err, DBFailed);
-  if (!DB)
-    return UsageError;
-
-  // An --output that cannot be written fails before any work is done.
-  std::unique_ptr<llvm::raw_fd_ostream> File;
-  if (!O.OutputPath.empty()) {
-    std::error_code EC;
-    File = std::make_unique<llvm::raw_fd_ostream>(O.OutputPath, EC);
-    if (EC) {
-      Err << O.OutputPath << ": error: cannot write output: " << EC.message()
-          << "\n";
-      return UsageError;
-    }
-  }
-  llvm::raw_fd_ostream &Out = File ? *File : llvm::outs();
-
-  SourceCache Src;
-  PathNamer Names(O.Files);
-  SerializedDatabase SharedDB(*DB);
-  Analyzer A(O, SharedDB, Src, Names);
-  Results R;
-  std::map<std::string, size_t> Order;
-  std::vector<tooling::Replacement> Fixes;
+// Step 3, files: the shard's files, each either ready to analyse or failed
+// with its reason (missing, a directory, a broken .rematch.yaml or model,
+// no compile command).
+struct FileSet {
   std::vector<std::string> ToAnalyse;
-  std::vector<size_t> Pending; // their places in R.Files
+  std::vector<size_t> Pending;         // their places in Results::Files
+  std::map<std::string, size_t> Order; // command-line order, for the report
+  bool ConfigFailed = false;
+};
+
+FileSet collectFiles(const CliOptions &O, const tooling::CompilationDatabase &DB,
+                     const PathNamer &Names, Results &R) {
+  FileSet Set;
+  // A discovered .rematch.yaml serves every file below it: read it once.
+  std::map<std::string, std::string> ConfigProblem; // path -> error or ""
+  auto ProblemOf = [&](const std::string &Cfg) -> const std::string & {
+    auto [It, Inserted] = ConfigProblem.try_emplace(Cfg);
+    if (Inserted) {
+      if (auto C = clang::tidy::rematch::loadConfigFile(Cfg); !C)
+        It->second = llvm::toString(C.takeError());
+      else if (auto Models = clang::tidy::rematch::modelsFor(*C); !Models)
+        It->second = llvm::toString(Models.takeError()); // its Models:
+    }
+    return It->second;
+  };
   for (const std::string &Path : shardOf(O)) {
-    Order.try_emplace(Path, Order.size());
+    Set.Order.try_emplace(Path, Set.Order.size());
     FileStatus Status;
     Status.File = Path;
+    auto Fail = [&](std::string Error) {
+      Status.Status = FileStatus::State::Failed;
+      Status.Errors.push_back(std::move(Error));
+    };
     llvm::sys::fs::file_status St;
     if (std::error_code EC = llvm::sys::fs::status(Path, St)) {
-      Status.Status = FileStatus::State::Failed;
-      Status.Errors.push_back(Path + ": error: " + EC.message());
+      Fail(Path + ": error: " + EC.message());
     } else if (llvm::sys::fs::is_directory(St)) {
-      Status.Status = FileStatus::State::Failed;
-      Status.Errors.push_back(Path + ": error: is a directory, not a file");
+      Fail(Path + ": error: is a directory, not a file");
     } else if (O.ConfigFile.empty()) {
       // A malformed .rematch.yaml is a configuration error for its files.
       if (std::optional<std::string> Cfg =
-              clang::tidy::rematch::findConfigFile(Names.absolute(Path))) {
-        if (auto C = clang::tidy::rematch::loadConfigFile(*Cfg); !C) {
-          Status.Status = FileStatus::State::Failed;
-          Status.Errors.push_back(llvm::toString(C.takeError()));
-          ConfigFailed = true;
-        } else if (auto Models = clang::tidy::rematch::modelsFor(*C);
-                   !Models) {
-          // Its Models: a broken one fails this configuration's files.
-          Status.Status = FileStatus::State::Failed;
-          Status.Errors.push_back(llvm::toString(Models.takeError()));
-          ConfigFailed = true;
+              clang::tidy::rematch::findConfigFile(Names.absolute(Path)))
+        if (const std::string &Problem = ProblemOf(*Cfg); !Problem.empty()) {
+          Fail(Problem);
+          Set.ConfigFailed = true;
         }
-      }
     }
     if (Status.Status != FileStatus::State::Failed) {
       std::vector<tooling::CompileCommand> Cmds =
-          DB->getCompileCommands(Names.absolute(Path));
-      if (Cmds.empty()) {
-        Status.Status = FileStatus::State::Failed;
-        Status.Errors.push_back(Path + ": error: no compile command for this "
-                                       "file in the compilation database");
-      } else if (!llvm::sys::fs::is_directory(Cmds.front().Directory)) {
+          DB.getCompileCommands(Names.absolute(Path));
+      if (Cmds.empty())
+        Fail(Path + ": error: no compile command for this file in the "
+                    "compilation database");
+      else if (!llvm::sys::fs::is_directory(Cmds.front().Directory))
         // Clang would abort on the chdir; say which entry is wrong instead.
-        Status.Status = FileStatus::State::Failed;
-        Status.Errors.push_back(Path + ": error: the compile command's "
-                                       "directory '" +
-                                Cmds.front().Directory + "' does not exist");
-      }
+        Fail(Path + ": error: the compile command's directory '" +
+             Cmds.front().Directory + "' does not exist");
     }
     if (Status.Status == FileStatus::State::Failed) {
       R.Files.push_back(std::move(Status));
       continue;
     }
-    Pending.push_back(R.Files.size());
+    Set.Pending.push_back(R.Files.size());
     R.Files.emplace_back();
-    ToAnalyse.push_back(Path);
+    Set.ToAnalyse.push_back(Path);
   }
-  auto AnalyseOne = [&](const std::string &Path) { return A.analyse(Path); };
-  std::vector<FileOutcome> Outcomes;
-  if (O.SummariesDir.empty()) {
-    Outcomes = analyseFiles(ToAnalyse, scheduleOptions(O), AnalyseOne);
-  } else {
-    std::optional<std::vector<FileOutcome>> WithSummaries =
-        analyseWithSummaries(O.SummariesDir, ToAnalyse, scheduleOptions(O),
-                             SharedDB, AnalyseOne, Err);
-    if (!WithSummaries)
-      return UsageError;
-    Outcomes = std::move(*WithSummaries);
-  }
-  for (size_t I = 0; I < Outcomes.size(); ++I) {
-    FileOutcome &Outcome = Outcomes[I];
-    R.Files[Pending[I]] = std::move(Outcome.Status);
-    for (Finding &F : Outcome.Findings)
-      R.Findings.push_back(std::move(F));
-    Fixes.insert(Fixes.end(), Outcome.Fixes.begin(), Outcome.Fixes.end());
-  }
+  return Set;
+}
 
-  std::stable_sort(R.Findings.begin(), R.Findings.end(),
+// Step 5, findings: in command-line file order, then by position, check and
+// message; the same header finding reached from two files is one.
+void orderFindings(std::vector<Finding> &Findings,
+                   const std::map<std::string, size_t> &Order) {
+  auto Rank = [&](const Finding &F) {
+    auto It = Order.find(F.Loc.File);
+    return It == Order.end() ? Order.size() : It->second;
+  };
+  std::stable_sort(Findings.begin(), Findings.end(),
                    [&](const Finding &A, const Finding &B) {
-                     return lessFinding(A, B, Order);
+                     return std::make_pair(Rank(A), findingKey(A)) <
+                            std::make_pair(Rank(B), findingKey(B));
                    });
-  // The same header finding reached from two files is one finding.
-  R.Findings.erase(
-      std::unique(R.Findings.begin(), R.Findings.end(),
-                  [](const Finding &A, const Finding &B) {
-                    return A.Check == B.Check && A.Loc.File == B.Loc.File &&
-                           A.Loc.Line == B.Loc.Line &&
-                           A.Loc.Column == B.Loc.Column &&
-                           A.Message == B.Message;
-                  }),
-      R.Findings.end());
-  if (llvm::Error E = Filters->apply(R, Err)) {
-    Err << llvm::toString(std::move(E)) << "\n";
-    return UsageError;
-  }
+  Findings.erase(std::unique(Findings.begin(), Findings.end(),
+                             [](const Finding &A, const Finding &B) {
+                               return findingKey(A) == findingKey(B);
+                             }),
+                 Findings.end());
+}
 
-  switch (O.OutputFormat) {
+// Step 6, output.
+void writeReport(llvm::raw_ostream &Out, const Results &R, Format F) {
+  switch (F) {
   case Format::Text:
     writeText(Out, R);
     break;
@@ -539,6 +480,82 @@ int runRematch(const CliOptions &O, llvm::raw_ostream &Err) {
     writeHtml(Out, R, ruleTable(), readSourceFile);
     break;
   }
+}
+
+} // namespace
+
+// options -> database -> files -> analysis -> filters -> output.
+int runRematch(const CliOptions &O, llvm::raw_ostream &Err) {
+  // This program links no check module but rematch's, and enables only
+  // rematch checks ("-*," + globs): they may end the matcher traversal early.
+  clang::tidy::rematch::setRematchChecksOnly(true);
+  if (llvm::Error E = checkOptions(O)) {
+    Err << llvm::toString(std::move(E)) << "\n";
+    return UsageError;
+  }
+  // --baseline, --changed-lines, --line-filter: errors before any work.
+  llvm::Expected<FindingFilters> Filters = FindingFilters::create(O);
+  if (!Filters) {
+    Err << llvm::toString(Filters.takeError()) << "\n";
+    return UsageError;
+  }
+
+  // Step 2, the database.
+  std::unique_ptr<tooling::CompilationDatabase> DB = makeDatabase(O, Err);
+  if (!DB)
+    return UsageError;
+
+  // An --output that cannot be written fails before any work is done.
+  std::unique_ptr<llvm::raw_fd_ostream> File;
+  if (!O.OutputPath.empty()) {
+    std::error_code EC;
+    File = std::make_unique<llvm::raw_fd_ostream>(O.OutputPath, EC);
+    if (EC) {
+      Err << O.OutputPath << ": error: cannot write output: " << EC.message()
+          << "\n";
+      return UsageError;
+    }
+  }
+  llvm::raw_fd_ostream &Out = File ? *File : llvm::outs();
+
+  SourceCache Src;
+  PathNamer Names(O.Files);
+  SerializedDatabase SharedDB(*DB);
+  Results R;
+  FileSet Files = collectFiles(O, *DB, Names, R);
+
+  // Step 4, the analysis: file by file, or round by round over summaries.
+  Analyzer A(O, SharedDB, Src, Names);
+  auto AnalyseOne = [&](const std::string &Path) { return A.analyse(Path); };
+  std::vector<FileOutcome> Outcomes;
+  if (O.SummariesDir.empty()) {
+    Outcomes = analyseFiles(Files.ToAnalyse, scheduleOptions(O), AnalyseOne);
+  } else {
+    std::optional<std::vector<FileOutcome>> WithSummaries =
+        analyseWithSummaries(O.SummariesDir, Files.ToAnalyse,
+                             scheduleOptions(O), SharedDB, AnalyseOne, Err);
+    if (!WithSummaries)
+      return UsageError;
+    Outcomes = std::move(*WithSummaries);
+  }
+  std::vector<tooling::Replacement> Fixes;
+  for (size_t I = 0; I < Outcomes.size(); ++I) {
+    FileOutcome &Outcome = Outcomes[I];
+    R.Files[Files.Pending[I]] = std::move(Outcome.Status);
+    for (Finding &F : Outcome.Findings)
+      R.Findings.push_back(std::move(F));
+    Fixes.insert(Fixes.end(), Outcome.Fixes.begin(), Outcome.Fixes.end());
+  }
+
+  // Step 5, the findings and their filters.
+  orderFindings(R.Findings, Files.Order);
+  if (llvm::Error E = Filters->apply(R, Err)) {
+    Err << llvm::toString(std::move(E)) << "\n";
+    return UsageError;
+  }
+
+  // Step 6, the report.
+  writeReport(Out, R, O.OutputFormat);
   Out.flush();
   if (Out.has_error()) {
     // A full disk or a closed pipe: the report is lost, which is no "1".
@@ -557,7 +574,7 @@ int runRematch(const CliOptions &O, llvm::raw_ostream &Err) {
       for (const std::string &E : S.Errors)
         Err << E << "\n";
 
-  if (ConfigFailed)
+  if (Files.ConfigFailed)
     return UsageError;
   for (const FileStatus &S : R.Files)
     if (S.Status == FileStatus::State::Failed)

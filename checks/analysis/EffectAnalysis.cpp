@@ -16,6 +16,7 @@
 #include <map>
 #include <mutex>
 #include <tuple>
+#include <type_traits>
 
 namespace clang::tidy::rematch {
 
@@ -339,6 +340,40 @@ void EffectAnalysis::computeSummaries(
     const std::vector<CallSite> &Calls = N.Facts.Calls;
     for (unsigned CI = 0; CI < Calls.size(); ++CI) {
       const CallSite &C = Calls[CI];
+      // Effect I of a callee, seen at C: mapped to this function's roots,
+      // once per key. From is an Effect of a summary of this TU, or a
+      // SummaryEffect of another TU's (External; of an override there when
+      // OverrideUsr is set). E is complete before it is appended: From may
+      // be in S itself (recursion).
+      auto Append = [&](const auto &From, unsigned I,
+                        const FunctionDecl *Callee, bool External,
+                        llvm::StringRef OverrideUsr) {
+        std::optional<Root> R = mapRoot(From.Target, C);
+        if (!R)
+          return;
+        Effect E;
+        E.Kind = From.Kind;
+        E.Target = *R;
+        E.Loc = C.Loc;
+        E.Callee = Callee;
+        E.VarUsr = From.VarUsr;
+        if constexpr (std::is_same_v<std::decay_t<decltype(From)>, Effect>) {
+          E.Var = From.Var;
+          E.PartOfChange = From.PartOfChange;
+        }
+        if (!Seen.insert(keyOf(E)).second)
+          return;
+        E.Subject = From.Subject;
+        E.Detail = From.Detail;
+        copyModelFacts(E, From);
+        E.CalleeEffect = I;
+        E.Called = C.Callee;
+        E.External = External;
+        E.ExternalUsr = OverrideUsr.str();
+        E.Virtual = C.Virtual || From.Virtual || !OverrideUsr.empty();
+        S.Effects.push_back(std::move(E));
+        Grew = true;
+      };
       for (unsigned TI = N.TargetBegin[CI]; TI < N.TargetBegin[CI + 1]; ++TI) {
         const FunctionDecl *Def = N.Targets[TI];
         auto It = Summaries.find(Def);
@@ -346,66 +381,20 @@ void EffectAnalysis::computeSummaries(
           continue;
         // By index, re-read each time: the callee may be FD itself and
         // grow (and move) while we append to it.
-        std::vector<Effect> &CalleeEffects = It->second->Effects;
-        size_t Count = CalleeEffects.size();
-        for (unsigned I = 0; I < Count; ++I) {
-          std::optional<Root> R = mapRoot(CalleeEffects[I].Target, C);
-          if (!R)
-            continue;
-          const Effect &From = CalleeEffects[I];
-          Effect E;
-          E.Kind = From.Kind;
-          E.Target = *R;
-          E.Loc = C.Loc;
-          E.Callee = Def;
-          E.Var = From.Var;
-          E.VarUsr = From.VarUsr;
-          E.PartOfChange = From.PartOfChange;
-          if (!Seen.insert(keyOf(E)).second)
-            continue;
-          E.Subject = From.Subject;
-          E.Detail = From.Detail;
-          copyModelFacts(E, From);
-          E.CalleeEffect = I;
-          E.Virtual = C.Virtual || From.Virtual;
-          E.Called = C.Callee;
-          S.Effects.push_back(std::move(E));
-          Grew = true;
-        }
+        const std::vector<Effect> &CalleeEffects = It->second->Effects;
+        for (unsigned I = 0, Count = CalleeEffects.size(); I < Count; ++I)
+          Append(CalleeEffects[I], I, Def, /*External=*/false, {});
       }
-      // From another TU's summary: the callee's, or an override's there.
-      auto InheritExternal = [&](const FunctionEffects &Ext,
-                                 llvm::StringRef OverrideUsr) {
-        for (unsigned I = 0; I < Ext.Effects.size(); ++I) {
-          const SummaryEffect &X = Ext.Effects[I];
-          std::optional<Root> R = mapRoot(X.Target, C);
-          if (!R)
-            continue;
-          Effect E;
-          E.Kind = X.Kind;
-          E.Target = *R;
-          E.Loc = C.Loc;
-          E.Callee = C.Callee;
-          E.VarUsr = X.VarUsr;
-          if (!Seen.insert(keyOf(E)).second)
-            continue;
-          E.Subject = X.Subject;
-          E.Detail = X.Detail;
-          copyModelFacts(E, X);
-          E.Called = C.Callee;
-          E.CalleeEffect = I;
-          E.External = true;
-          E.ExternalUsr = OverrideUsr.str();
-          E.Virtual = C.Virtual || X.Virtual || !OverrideUsr.empty();
-          S.Effects.push_back(std::move(E));
-          Grew = true;
-        }
+      auto AppendAll = [&](const FunctionEffects &Ext,
+                           llvm::StringRef OverrideUsr) {
+        for (unsigned I = 0; I < Ext.Effects.size(); ++I)
+          Append(Ext.Effects[I], I, C.Callee, /*External=*/true, OverrideUsr);
       };
       if (const FunctionEffects *Ext = externalEffects(C.Callee))
-        InheritExternal(*Ext, {});
+        AppendAll(*Ext, {});
       for (const SummaryOverride *O : remoteOverrides(C))
         if (const FunctionEffects *Ext = External->lookup(O->Override))
-          InheritExternal(*Ext, O->Override);
+          AppendAll(*Ext, O->Override);
     }
     return Grew;
   };

@@ -1,6 +1,7 @@
 //===--- EffectAnalysis.cpp - effects of checkpointed code, per TU --------===//
 
 #include "EffectAnalysis.h"
+#include "Components.h"
 #include "EffectCollector.h"
 #include "GlobalWrites.h"
 #include "clang/AST/ASTContext.h"
@@ -280,11 +281,10 @@ EffectAnalysis::summary(const FunctionDecl *FD) const {
   return It == Summaries.end() ? nullptr : It->second.get();
 }
 
-// Tarjan's algorithm with an explicit stack, so a call chain thousands deep
-// cannot overflow the native stack; each strongly connected component is
-// iterated to a fixed point once its callees are final (a function that
-// calls nothing of its own component needs one pass). Per-function state
-// lives in vectors indexed by discovery order.
+// One strongly connected component of the call graph at a time, callees
+// first (Components.h); each is iterated to a fixed point once its callees
+// are final (a function that calls nothing of its own component needs one
+// pass). Per-function state lives in a vector indexed by discovery order.
 void EffectAnalysis::computeSummaries(
     const std::vector<const FunctionDecl *> &Roots) {
   const SourceManager &SM = Ctx.getSourceManager();
@@ -295,14 +295,9 @@ void EffectAnalysis::computeSummaries(
     // Targets[TargetBegin[I] .. TargetBegin[I + 1]).
     std::vector<const FunctionDecl *> Targets;
     std::vector<unsigned> TargetBegin;
-    unsigned Low;
-    bool OnStack = true;
   };
   std::vector<Node> Nodes;
-  llvm::DenseMap<const FunctionDecl *, unsigned> Index;
-  std::vector<unsigned> Stack;
   Nodes.reserve(FunctionsWithBody);
-  Index.reserve(FunctionsWithBody);
   Summaries.reserve(FunctionsWithBody);
 
   auto analysable = [&](const FunctionDecl *FD) -> const FunctionDecl * {
@@ -436,15 +431,10 @@ void EffectAnalysis::computeSummaries(
     }
   };
 
-  struct Frame {
-    unsigned V;
-    unsigned Pos = 0; // next index into Nodes[V].Targets
-  };
-  std::vector<Frame> Work;
-  auto push = [&](const FunctionDecl *FD) {
+  // A function's node: its direct facts and what each of its calls may run.
+  auto discover = [&](const FunctionDecl *FD) {
     unsigned V = Nodes.size();
-    Index[FD] = V;
-    Node N{FD, collectDirectFacts(*FD, Ctx, *Known), {}, {}, V};
+    Node N{FD, collectDirectFacts(*FD, Ctx, *Known), {}, {}};
     N.TargetBegin.reserve(N.Facts.Calls.size() + 1);
     for (const CallSite &C : N.Facts.Calls) {
       N.TargetBegin.push_back(N.Targets.size());
@@ -452,45 +442,18 @@ void EffectAnalysis::computeSummaries(
     }
     N.TargetBegin.push_back(N.Targets.size());
     Nodes.push_back(std::move(N));
-    Stack.push_back(V);
-    Work.push_back({V});
+    return V;
   };
-
-  for (const FunctionDecl *Root : Roots) {
-    const FunctionDecl *Def = Root && Root->hasBody() ? Root : nullptr;
-    if (!Def || Index.count(Def))
-      continue;
-    push(Def);
-    while (!Work.empty()) {
-      Frame &F = Work.back();
-      if (F.Pos < Nodes[F.V].Targets.size()) {
-        const FunctionDecl *W = Nodes[F.V].Targets[F.Pos++];
-        auto It = Index.find(W);
-        if (It == Index.end()) {
-          push(W); // invalidates F
-        } else if (Nodes[It->second].OnStack) {
-          Nodes[F.V].Low = std::min(Nodes[F.V].Low, It->second);
-        }
-        continue;
-      }
-      const unsigned V = F.V;
-      Work.pop_back();
-      if (!Work.empty())
-        Nodes[Work.back().V].Low =
-            std::min(Nodes[Work.back().V].Low, Nodes[V].Low);
-      if (Nodes[V].Low == V) {
-        std::vector<unsigned> SCC;
-        unsigned W;
-        do {
-          W = Stack.back();
-          Stack.pop_back();
-          Nodes[W].OnStack = false;
-          SCC.push_back(W);
-        } while (W != V);
-        solveComponent(SCC);
-      }
-    }
-  }
+  std::vector<const FunctionDecl *> Starts;
+  for (const FunctionDecl *Root : Roots)
+    if (Root && Root->hasBody())
+      Starts.push_back(Root);
+  forEachComponent<const FunctionDecl *>(
+      Starts, discover,
+      [&](unsigned V) -> llvm::ArrayRef<const FunctionDecl *> {
+        return Nodes[V].Targets;
+      },
+      solveComponent);
 }
 
 // A global whose value cannot change between the passes is no hazard. Alone,

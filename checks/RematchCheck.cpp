@@ -165,14 +165,17 @@ void RematchCheck::report(const Finding &F, const EffectAnalysis &A,
     if (!F.E->Callee && !InSystemHeader)
       addFixes(Diag, F, A, Ctx);
   }
-  if (InSystemHeader) {
-    std::string In = quoted(displayName(F.Target->Body));
-    if (F.E->Callee)
-      diag(F.E->Loc, "%0 calls %1 here", DiagnosticIDs::Note)
-          << In << quoted(displayName(F.E->Callee));
+  // A step in this TU: a call in In, or the effect itself.
+  auto NoteStep = [&](const FunctionDecl *In, const Effect &E) {
+    std::string Name = quoted(displayName(In));
+    if (E.Callee)
+      diag(E.Loc, "%0 calls %1 here", DiagnosticIDs::Note)
+          << Name << quoted(displayName(E.Callee));
     else
-      diag(F.E->Loc, "%0 %1 here", DiagnosticIDs::Note) << In << describe(*F.E);
-  }
+      diag(E.Loc, "%0 %1 here", DiagnosticIDs::Note) << Name << describe(E);
+  };
+  if (InSystemHeader)
+    NoteStep(F.Target->Body, *F.E);
   // One note per step of the chain, then the checkpoint call. A chain
   // thousands deep keeps its first and last steps, and says what it skipped.
   constexpr size_t Keep = 24;
@@ -200,13 +203,7 @@ void RematchCheck::report(const Finding &F, const EffectAnalysis &A,
         diag(L, "%0 %1 here", DiagnosticIDs::Note) << In << describe(Last);
       continue;
     }
-    std::string In = quoted(displayName(Step.In));
-    if (Step.E->Callee)
-      diag(Step.E->Loc, "%0 calls %1 here", DiagnosticIDs::Note)
-          << In << quoted(displayName(Step.E->Callee));
-    else
-      diag(Step.E->Loc, "%0 %1 here", DiagnosticIDs::Note)
-          << In << describe(*Step.E);
+    NoteStep(Step.In, *Step.E);
   }
   if (SiteLoc.isValid()) {
     diag(SiteLoc,

@@ -4,20 +4,9 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
-#include "llvm/Support/xxhash.h"
 #include "llvm/ADT/STLExtras.h"
 
 namespace rematch::tool {
-
-namespace {
-
-std::string hex(uint64_t V) {
-  char Buf[17];
-  snprintf(Buf, sizeof Buf, "%016llx", (unsigned long long)V);
-  return Buf;
-}
-
-} // namespace
 
 namespace {
 
@@ -47,7 +36,7 @@ std::string hashFile(llvm::StringRef Path) {
   auto Buf = llvm::MemoryBuffer::getFile(Path);
   if (!Buf)
     return {};
-  return hex(llvm::xxh3_64bits((*Buf)->getBuffer()));
+  return clang::tidy::rematch::hashText((*Buf)->getBuffer());
 }
 
 std::string hashCommand(const std::vector<std::string> &Args,
@@ -59,13 +48,13 @@ std::string hashCommand(const std::vector<std::string> &Args,
   }
   All += '\0';
   All += std::to_string(clang::tidy::rematch::SummaryFormatVersion);
-  return hex(llvm::xxh3_64bits(All));
+  return clang::tidy::rematch::hashText(All);
 }
 
 std::string SummaryStore::pathFor(llvm::StringRef MainFile) const {
   llvm::SmallString<256> P(Dir);
   llvm::sys::path::append(P, llvm::sys::path::filename(MainFile) + "." +
-                                 hex(llvm::xxh3_64bits(MainFile)) +
+                                 clang::tidy::rematch::hashText(MainFile) +
                                  ".summary.json");
   return std::string(P);
 }
@@ -231,7 +220,7 @@ void SummaryStore::store(TUSummary S, llvm::StringRef CommandHash,
   for (const std::string &File : S.SystemInputs)
     List += stampOf(File) + "\t" + File + "\n";
   if (!S.SystemInputs.empty()) {
-    S.SystemInputsKey = hex(llvm::xxh3_64bits(List));
+    S.SystemInputsKey = clang::tidy::rematch::hashText(List);
     llvm::SmallString<256> ListPath(Dir);
     llvm::sys::path::append(ListPath, "system-" + S.SystemInputsKey + ".list");
     if (!llvm::sys::fs::exists(ListPath)) {

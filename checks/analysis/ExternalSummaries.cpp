@@ -4,8 +4,6 @@
 #include "clang/AST/Decl.h"
 #include "clang/Index/USRGeneration.h"
 #include "llvm/ADT/STLExtras.h"
-#include "llvm/Support/xxhash.h"
-#include <cstdio>
 #include <mutex>
 
 namespace clang::tidy::rematch {
@@ -59,16 +57,21 @@ const FunctionEffects *ExternalSummaries::lookup(llvm::StringRef Usr) const {
   return It == Functions.end() ? nullptr : &It->second;
 }
 
+// The dependency keys that are not a function's USR, by prefix.
+constexpr llvm::StringLiteral GlobalKey = "global:";
+constexpr llvm::StringLiteral CheckpointedKey = "checkpointed:";
+constexpr llvm::StringLiteral OverridesKey = "overrides:";
+
 std::string globalDependency(llvm::StringRef Usr) {
-  return ("global:" + Usr).str();
+  return (GlobalKey + Usr).str();
 }
 
 std::string checkpointDependency(llvm::StringRef Usr) {
-  return ("checkpointed:" + Usr).str();
+  return (CheckpointedKey + Usr).str();
 }
 
 std::string overridesDependency(llvm::StringRef Usr) {
-  return ("overrides:" + Usr).str();
+  return (OverridesKey + Usr).str();
 }
 
 namespace {
@@ -77,15 +80,12 @@ std::string hashKeys(std::vector<std::string> Keys) {
   std::string All;
   for (const std::string &K : Keys)
     All += K + "\x1e";
-  char Buf[17];
-  snprintf(Buf, sizeof Buf, "%016llx",
-           (unsigned long long)llvm::xxh3_64bits(All));
-  return Buf;
+  return hashText(All);
 }
 } // namespace
 
 std::string ExternalSummaries::hashOf(llvm::StringRef Usr) const {
-  if (Usr.consume_front("overrides:")) {
+  if (Usr.consume_front(OverridesKey)) {
     std::vector<std::string> Keys;
     for (const SummaryOverride &O : overridesOf(Usr)) {
       std::string K = O.Override;
@@ -95,9 +95,9 @@ std::string ExternalSummaries::hashOf(llvm::StringRef Usr) const {
     }
     return Keys.empty() ? "none" : hashKeys(std::move(Keys));
   }
-  if (Usr.consume_front("global:"))
+  if (Usr.consume_front(GlobalKey))
     return isModifiable(Usr) ? "written" : "constant";
-  if (Usr.consume_front("checkpointed:")) {
+  if (Usr.consume_front(CheckpointedKey)) {
     llvm::ArrayRef<SummaryCheckpoint> Sites = checkpointsOf(Usr);
     if (Sites.empty())
       return "none";

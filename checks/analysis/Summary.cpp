@@ -195,13 +195,17 @@ llvm::Expected<SummaryEffect> readEffect(Reader &R, const llvm::json::Value &V) 
 
 } // namespace
 
+std::string hashText(llvm::StringRef Text) {
+  char Buf[17];
+  snprintf(Buf, sizeof Buf, "%016llx",
+           (unsigned long long)llvm::xxh3_64bits(Text));
+  return Buf;
+}
+
 std::string hashFunctionEffects(const FunctionEffects &F) {
   TUSummary One;
   One.Functions.push_back(F);
-  char Buf[17];
-  snprintf(Buf, sizeof Buf, "%016llx",
-           (unsigned long long)llvm::xxh3_64bits(serializeSummary(One)));
-  return Buf;
+  return hashText(serializeSummary(One));
 }
 
 std::string serializeSummary(const TUSummary &S) {

@@ -102,6 +102,10 @@ struct TUSummary {
   std::vector<std::pair<std::string, std::string>> Dependencies;
 };
 
+// The hash every summary and dependency is written with: 16 hex digits of
+// xxh3 over Text.
+std::string hashText(llvm::StringRef Text);
+
 // A hash of one function's summary, for Dependencies.
 std::string hashFunctionEffects(const FunctionEffects &F);
 

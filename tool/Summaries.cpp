@@ -1,6 +1,9 @@
 //===--- Summaries.cpp - the --summaries-dir store -------------------------===//
 
 #include "Summaries.h"
+#include "Compose.h"
+#include "llvm/Support/Process.h"
+#include <chrono>
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
@@ -98,10 +101,11 @@ bool SummaryStore::load(llvm::raw_ostream &Err) {
   return true;
 }
 
-// What a summary was computed with still holds: the other TUs' functions it
-// called, the globals it judged, and, for every function it defines with
-// effects, the calls of other TUs that checkpoint it (recorded or, when
-// there were none, implied: a new one makes the summary stale).
+// What the findings of the run that wrote S were computed with still holds
+// in the composition With: the other TUs' functions it inherited from, the
+// globals it judged, the overrides it considered, and, for every function it
+// lists, the calls of other TUs that checkpoint it (recorded or, when there
+// were none, implied: a new one changes the findings).
 static bool dependenciesHold(const TUSummary &S,
                              const ExternalSummaries &With) {
   llvm::StringMap<const std::string *> Recorded;
@@ -110,7 +114,7 @@ static bool dependenciesHold(const TUSummary &S,
       return false;
     Recorded[Usr] = &Hash;
   }
-  for (const clang::tidy::rematch::FunctionEffects &F : S.Functions) {
+  for (const clang::tidy::rematch::FunctionFacts &F : S.Functions) {
     std::string Key = clang::tidy::rematch::checkpointDependency(F.Usr);
     if (!Recorded.count(Key) && With.hashOf(Key) != "none")
       return false;
@@ -119,8 +123,7 @@ static bool dependenciesHold(const TUSummary &S,
 }
 
 bool SummaryStore::isFresh(llvm::StringRef MainFile,
-                           llvm::StringRef CommandHash,
-                           const ExternalSummaries &Current) const {
+                           llvm::StringRef CommandHash) const {
   std::lock_guard<std::mutex> Lock(Mutex);
   auto It = ByMainFile.find(MainFile.str());
   if (It == ByMainFile.end() || It->second.CommandHash != CommandHash)
@@ -128,16 +131,15 @@ bool SummaryStore::isFresh(llvm::StringRef MainFile,
   for (const auto &[File, Hash] : It->second.Inputs)
     if (!unchanged(File, Hash))
       return false;
-  if (!systemInputsUnchanged(It->second.SystemInputsKey))
-    return false;
-  return dependenciesHold(It->second, Current);
+  return systemInputsUnchanged(It->second.SystemInputsKey);
 }
 
-bool SummaryStore::computedWith(llvm::StringRef MainFile,
+bool SummaryStore::findingsHold(llvm::StringRef MainFile,
+                                llvm::StringRef Writer,
                                 const ExternalSummaries &With) const {
   std::lock_guard<std::mutex> Lock(Mutex);
   auto It = ByMainFile.find(MainFile.str());
-  if (It == ByMainFile.end())
+  if (It == ByMainFile.end() || It->second.Writer != Writer)
     return false;
   return dependenciesHold(It->second, With);
 }
@@ -165,13 +167,14 @@ bool SummaryStore::systemInputsUnchanged(const std::string &Key) const {
 }
 
 std::shared_ptr<ExternalSummaries>
-SummaryStore::merged(const std::set<std::string> &Exclude) const {
+SummaryStore::composed(const std::set<std::string> &Exclude) const {
   std::lock_guard<std::mutex> Lock(Mutex);
-  auto Out = std::make_shared<ExternalSummaries>();
+  std::vector<const TUSummary *> All;
   for (const auto &[Main, S] : ByMainFile)
-    if (!Exclude.count(Main))
-      Out->add(S);
-  return Out;
+    // A file deleted (or renamed) since says nothing about the program.
+    if (!Exclude.count(Main) && llvm::sys::fs::exists(Main))
+      All.push_back(&S);
+  return clang::tidy::rematch::composeSummaries(All);
 }
 
 namespace {
@@ -269,6 +272,19 @@ public:
 
 } // namespace
 
+namespace {
+
+// A token naming this run among the runs that may share the directory.
+std::string runToken() {
+  return std::to_string(llvm::sys::Process::getProcessId()) + "-" +
+         std::to_string(std::chrono::steady_clock::now()
+                            .time_since_epoch()
+                            .count()) +
+         "-" + std::to_string(llvm::sys::Process::GetRandomNumber());
+}
+
+} // namespace
+
 std::optional<std::vector<FileOutcome>>
 analyseWithSummaries(const std::string &Dir,
                      const std::vector<std::string> &Files,
@@ -276,21 +292,9 @@ analyseWithSummaries(const std::string &Dir,
                      const clang::tooling::CompilationDatabase &DB,
                      llvm::function_ref<FileOutcome(const std::string &)> Analyse,
                      llvm::raw_ostream &Err) {
-  // Loaded once; read again only after a round wrote summaries (possibly
-  // from forked children, which do not share this process's memory).
   auto Store = std::make_unique<SummaryStore>(Dir);
   if (!Store->load(Err))
     return std::nullopt;
-  bool Written = false;
-  llvm::raw_null_ostream Quiet; // load problems were reported once above
-  auto Fresh = [&]() -> SummaryStore & {
-    if (Written) {
-      Store = std::make_unique<SummaryStore>(Dir);
-      Store->load(Quiet);
-      Written = false;
-    }
-    return *Store;
-  };
 
   std::map<std::string, std::string> CommandOf; // absolute path -> hash
   std::vector<std::string> Abs;
@@ -306,8 +310,6 @@ analyseWithSummaries(const std::string &Dir,
 
   std::vector<FileOutcome> Out(Files.size());
   std::vector<bool> Done(Files.size(), false);
-  // The summaries each file's outcome was computed with.
-  std::vector<std::shared_ptr<ExternalSummaries>> AnalysedWith(Files.size());
   auto Run = [&](const std::vector<size_t> &Which) {
     std::vector<std::string> Paths;
     for (size_t I : Which)
@@ -319,62 +321,52 @@ analyseWithSummaries(const std::string &Dir,
     }
   };
 
-  // Summaries bake in the effects of the other TUs' functions they call, so
-  // a change travels up a cross-file call chain one round at a time: each
-  // round re-summarises the files whose inputs or dependencies changed,
-  // until none did. A file summarised in the last round it was stale has
-  // its final findings from that round. One changed file whose callers are
-  // not on the command line (the pre-commit case) takes one round.
-  constexpr int MaxRounds = 16;
-  for (int Round = 0; Round < MaxRounds; ++Round) {
-    SummaryStore &Store = Fresh();
-    std::shared_ptr<ExternalSummaries> Current = Store.merged({});
-    std::vector<size_t> Stale;
-    for (size_t I = 0; I < Files.size(); ++I) {
-      if (CommandOf[Abs[I]].empty() ||
-          !Store.isFresh(Abs[I], CommandOf[Abs[I]], *Current)) {
-        Stale.push_back(I);
-        continue;
-      }
-      // Another run sharing the directory may have replaced the summary
-      // this run wrote with one computed from other summaries (it knew a
-      // callee this run did not yet): this run's findings for the file are
-      // then not those of its fresh summary, and it is analysed again.
-      if (Done[I] && !Store.computedWith(Abs[I], *AnalysedWith[I]))
-        Stale.push_back(I);
+  // Phase one parses each file whose summary is missing or stale, once: it
+  // writes the file's summary, which depends on that file alone, and
+  // reports with what the other files' stored summaries compose to.
+  std::vector<size_t> Stale;
+  std::set<std::string> StaleFiles;
+  for (size_t I = 0; I < Files.size(); ++I)
+    if (CommandOf[Abs[I]].empty() || !Store->isFresh(Abs[I], CommandOf[Abs[I]])) {
+      Stale.push_back(I);
+      StaleFiles.insert(Abs[I]);
     }
-    // A file without a compile command fails the same way every round.
-    if (Stale.empty() ||
-        llvm::all_of(Stale, [&](size_t I) {
-          return Done[I] && CommandOf[Abs[I]].empty();
-        }))
-      break;
+  const std::string Token = runToken();
+  if (!Stale.empty()) {
     // The sink may run in a forked child (--timeout-per-file): it writes
-    // the file itself, and the store is read again next round.
-    PhaseScope Phase(Current, [&](TUSummary T) {
+    // the file itself, and the store is read again below.
+    PhaseScope Phase(Store->composed(StaleFiles), [&](TUSummary T) {
+      T.Writer = Token;
       auto It = CommandOf.find(T.MainFile);
-      Store.store(std::move(T),
-                  It == CommandOf.end() ? llvm::StringRef() : It->second, Err);
+      Store->store(std::move(T),
+                   It == CommandOf.end() ? llvm::StringRef() : It->second,
+                   Err);
     });
     Run(Stale);
-    for (size_t I : Stale)
-      AnalysedWith[I] = Current;
-    Written = true;
-    // Alone on the command line, a file's findings are final after one
-    // round: its own summary changes no other file analysed here.
-    if (Files.size() == 1)
-      break;
-    if (Round + 1 == MaxRounds)
-      Err << Dir << ": warning: summaries did not settle after " << MaxRounds
-          << " rounds; findings may miss effects of long cross-file chains\n";
+    Store = std::make_unique<SummaryStore>(Dir);
+    llvm::raw_null_ostream Quiet; // load problems were reported once above
+    Store->load(Quiet);
   }
 
+  // Phase two composes every summary, without parsing, and parses again
+  // only the files whose findings need it: those with a fresh summary (not
+  // parsed yet), and those of phase one whose findings were computed with
+  // something the whole composition now says otherwise (a callee in a file
+  // summarised in the same phase). A file that failed stays failed.
+  std::shared_ptr<ExternalSummaries> All = Store->composed({});
   std::vector<size_t> Rest;
-  for (size_t I = 0; I < Files.size(); ++I)
-    if (!Done[I])
+  for (size_t I = 0; I < Files.size(); ++I) {
+    if (!Done[I]) {
       Rest.push_back(I);
+      continue;
+    }
+    if (Out[I].Status.Status == FileStatus::State::Failed)
+      continue;
+    if (!Store->findingsHold(Abs[I], Token, *All))
+      Rest.push_back(I);
+  }
   if (!Rest.empty()) {
-    PhaseScope Phase(Fresh().merged({}), nullptr);
+    PhaseScope Phase(All, nullptr);
     Run(Rest);
   }
   return Out;

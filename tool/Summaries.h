@@ -40,20 +40,20 @@ public:
   bool load(llvm::raw_ostream &Err);
 
   // The stored summary of MainFile (absolute) is valid for CommandHash: the
-  // command and every input are unchanged, and so is each other TU's
-  // function it was computed with (as Current knows them).
-  bool isFresh(llvm::StringRef MainFile, llvm::StringRef CommandHash,
-               const ExternalSummaries &Current) const;
+  // command and every file the TU read are unchanged. A summary depends on
+  // its own TU alone.
+  bool isFresh(llvm::StringRef MainFile, llvm::StringRef CommandHash) const;
 
-  // Whether every other TU's function the stored summary of MainFile was
-  // computed with has the hash With gives it: an analysis with With saw
-  // what that summary's writer saw. False when there is no summary.
-  bool computedWith(llvm::StringRef MainFile,
+  // Whether the stored summary of MainFile was written by the run Writer
+  // and the findings that run computed for it still hold in With (every
+  // dependency has the hash With gives it).
+  bool findingsHold(llvm::StringRef MainFile, llvm::StringRef Writer,
                     const ExternalSummaries &With) const;
 
-  // All stored summaries but those of the files in Exclude, merged.
+  // All stored summaries but those of the files in Exclude (and of files
+  // that no longer exist), composed (Compose.h).
   std::shared_ptr<ExternalSummaries>
-  merged(const std::set<std::string> &Exclude) const;
+  composed(const std::set<std::string> &Exclude) const;
 
   // Fills in the hashes and writes the summary (atomically), replacing the
   // stored one. Thread-safe.
@@ -72,12 +72,15 @@ private:
   mutable std::map<std::string, bool> SystemListFresh;
 };
 
-// A --summaries-dir run. Phase one analyses the files whose summary is
-// missing or stale, with every other file's summary installed, and stores
-// their new summaries; phase two analyses the remaining files with all
-// summaries. When only one file changed (the pre-commit case) its phase-one
-// findings are final, so it is parsed once. Outcomes are in Files' order;
-// nothing when the directory cannot be used (reported on Err).
+// A --summaries-dir run. Phase one parses the files whose summary is
+// missing or stale, once, with the composition of the other summaries
+// installed, and stores their new summaries; phase two composes all
+// summaries and parses the files not parsed yet, and those whose phase-one
+// findings depended on something the composition changed (rare: a callee
+// summarised in the same phase). A cold run parses each file about once; a
+// run where one file changed (the pre-commit case) parses it once. Outcomes
+// are in Files' order; nothing when the directory cannot be used (reported
+// on Err).
 std::optional<std::vector<FileOutcome>>
 analyseWithSummaries(const std::string &Dir,
                      const std::vector<std::string> &Files,

@@ -12,6 +12,7 @@
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/Expr.h"
 #include "clang/Basic/SourceLocation.h"
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -108,6 +109,28 @@ struct CallSite {
   // it or classes derived from it can run.
   const CXXRecordDecl *StaticClass = nullptr;
 };
+
+// Where a callee's effect lands in the caller, or nothing when it stays
+// local to the call. Call is a CallSite here or a SummaryCall of another TU:
+// both give the roots of the object (Object) and of each argument (Args).
+template <class Call>
+std::optional<Root> mapRoot(const Root &R, const Call &C) {
+  switch (R.K) {
+  case Root::Static:
+  case Root::Unconditional:
+    return R;
+  case Root::This:
+    return C.Object.isOutside() ? std::optional<Root>(C.Object) : std::nullopt;
+  case Root::Param:
+    if (R.Index < C.Args.size() && C.Args[R.Index].isOutside())
+      return C.Args[R.Index];
+    return std::nullopt;
+  case Root::Capture:
+  case Root::Local:
+    return std::nullopt;
+  }
+  return std::nullopt;
+}
 
 } // namespace clang::tidy::rematch
 

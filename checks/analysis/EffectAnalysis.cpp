@@ -30,25 +30,6 @@ std::string mainFilePath(ASTContext &Ctx) {
   return {};
 }
 
-// Where a callee effect lands in the caller, or nothing when it stays local.
-std::optional<Root> mapRoot(const Root &R, const CallSite &C) {
-  switch (R.K) {
-  case Root::Static:
-  case Root::Unconditional:
-    return R;
-  case Root::This:
-    return C.Object.isOutside() ? std::optional<Root>(C.Object) : std::nullopt;
-  case Root::Param:
-    if (R.Index < C.Args.size() && C.Args[R.Index].isOutside())
-      return C.Args[R.Index];
-    return std::nullopt;
-  case Root::Capture:
-  case Root::Local:
-    return std::nullopt;
-  }
-  return std::nullopt;
-}
-
 using EffectKey = uint64_t;
 
 EffectKey keyOf(const Effect &E) {
@@ -227,17 +208,24 @@ EffectAnalysis::EffectAnalysis(ASTContext &Ctx, const AnalysisSettings &S)
     addRemoteSites(Candidates);
   }
 
+  // What this TU tells the others is what its functions do by themselves
+  // and whom they call, read from the same walk of each body that the
+  // analysis below then takes over (Prefetched).
+  TUSummary Local;
+  if (Sink)
+    Local = exportSummary();
   std::vector<const FunctionDecl *> Roots;
   for (const CheckpointSite &Site : Sites)
     for (const Callable &C : Site.Callables)
       Roots.push_back(C.Body);
-  // Phase one summarises every function for the other TUs, not only those
-  // reachable from a checkpoint here.
-  Roots.insert(Roots.end(), Definitions.begin(), Definitions.end());
   computeSummaries(Roots);
+  Prefetched.clear();
   computeFindings();
-  if (Sink && ConfigError.empty())
-    Sink(exportSummary());
+  if (Sink) {
+    for (const auto &[Usr, Hash] : UsedExternal)
+      Local.Dependencies.emplace_back(Usr, Hash);
+    Sink(std::move(Local));
+  }
 }
 
 EffectAnalysis::~EffectAnalysis() = default;
@@ -434,7 +422,12 @@ void EffectAnalysis::computeSummaries(
   // A function's node: its direct facts and what each of its calls may run.
   auto discover = [&](const FunctionDecl *FD) {
     unsigned V = Nodes.size();
-    Node N{FD, collectDirectFacts(*FD, Ctx, *Known), {}, {}};
+    auto Pre = Prefetched.find(FD);
+    Node N{FD,
+           Pre != Prefetched.end() ? std::move(Pre->second)
+                                   : collectDirectFacts(*FD, Ctx, *Known),
+           {},
+           {}};
     N.TargetBegin.reserve(N.Facts.Calls.size() + 1);
     for (const CallSite &C : N.Facts.Calls) {
       N.TargetBegin.push_back(N.Targets.size());
@@ -659,11 +652,33 @@ PlainLocation plainLocation(SourceLocation L, const SourceManager &SM) {
   return P;
 }
 
+// Absolute file:line:column of a location, with one path computed per file.
+class PlainLocations {
+public:
+  explicit PlainLocations(const SourceManager &SM) : SM(SM) {}
+  PlainLocation operator()(SourceLocation L) {
+    PlainLocation P;
+    PresumedLoc PL = SM.getPresumedLoc(SM.getExpansionLoc(L));
+    if (PL.isInvalid())
+      return P;
+    auto [It, Inserted] = Paths.try_emplace(PL.getFilename());
+    if (Inserted)
+      It->second = plainLocation(L, SM).File;
+    P.File = It->second;
+    P.Line = PL.getLine();
+    P.Column = PL.getColumn();
+    return P;
+  }
+
+private:
+  const SourceManager &SM;
+  llvm::DenseMap<const char *, std::string> Paths;
+};
+
 } // namespace
 
-TUSummary EffectAnalysis::exportSummary() const {
+void EffectAnalysis::describeInputs(TUSummary &S) const {
   const SourceManager &SM = Ctx.getSourceManager();
-  TUSummary S;
   S.MainFile = plainLocation(SM.getLocForStartOfFile(SM.getMainFileID()), SM)
                    .File;
   for (unsigned I = 0, N = SM.local_sloc_entry_size(); I < N; ++I) {
@@ -691,6 +706,10 @@ TUSummary EffectAnalysis::exportSummary() const {
   S.SystemInputs.erase(llvm::unique(S.SystemInputs), S.SystemInputs.end());
   llvm::sort(S.Inputs);
   S.Inputs.erase(llvm::unique(S.Inputs), S.Inputs.end());
+}
+
+void EffectAnalysis::describeCheckpoints(TUSummary &S) const {
+  const SourceManager &SM = Ctx.getSourceManager();
   for (const CheckpointSite &Site : Sites) {
     if (!Site.Call)
       continue;
@@ -710,21 +729,86 @@ TUSummary EffectAnalysis::exportSummary() const {
       S.Checkpoints.push_back(std::move(X));
     }
   }
-  llvm::DenseSet<const FunctionDecl *> Done;
-  for (const FunctionDecl *FD : Definitions) {
-    if (!Done.insert(FD).second)
+}
+
+// How a call of one function defined here reaches what may have effects.
+enum class CallReach {
+  Nothing,  // a model, a system header, no callee: already in the facts
+  Local,    // a function defined here: only if that one may have effects
+  External, // defined in another TU, or virtual: the composition decides
+};
+
+// The facts of every function defined here that has, or may have through
+// its calls, effects another TU can see; a function that has none (a pure
+// leaf, or one that calls only such leaves) is left out, and so are calls
+// to it. The facts are kept in Prefetched for the analysis.
+void EffectAnalysis::describeFunctions(TUSummary &S) {
+  const SourceManager &SM = Ctx.getSourceManager();
+  std::vector<const FunctionDecl *> Defs;
+  llvm::DenseMap<const FunctionDecl *, unsigned> IndexOf;
+  for (const FunctionDecl *FD : Definitions)
+    if (IndexOf.try_emplace(FD, Defs.size()).second)
+      Defs.push_back(FD);
+  auto reach = [&](const CallSite &C, unsigned &Local) {
+    if (!C.Callee || Known->lookup(*C.Callee).Modelled)
+      return CallReach::Nothing;
+    if (C.Virtual)
+      return CallReach::External; // overrides anywhere in the program
+    if (const FunctionDecl *Def = C.Callee->getDefinition()) {
+      auto It = IndexOf.find(Def);
+      if (It == IndexOf.end())
+        return CallReach::Nothing; // in a system header, or a model's
+      Local = It->second;
+      return CallReach::Local;
+    }
+    if (SM.isInSystemHeader(C.Callee->getLocation()))
+      return CallReach::Nothing;
+    return CallReach::External;
+  };
+  auto exported = [](const Effect &E) {
+    return E.Target.isOutside() && E.Target.K != Root::Capture;
+  };
+  // Which functions may have effects: those with their own or an external
+  // call, then every caller of one, up the local call graph.
+  std::vector<bool> May(Defs.size(), false);
+  std::vector<std::vector<unsigned>> Callers(Defs.size());
+  std::vector<unsigned> Work;
+  for (unsigned I = 0; I < Defs.size(); ++I) {
+    DirectFacts &F = Prefetched[Defs[I]] =
+        collectDirectFacts(*Defs[I], Ctx, *Known);
+    May[I] = llvm::any_of(F.Effects, exported);
+    for (const CallSite &C : F.Calls) {
+      unsigned Local = 0;
+      CallReach R = reach(C, Local);
+      if (R == CallReach::External)
+        May[I] = true;
+      else if (R == CallReach::Local)
+        Callers[Local].push_back(I);
+    }
+    if (May[I])
+      Work.push_back(I);
+  }
+  while (!Work.empty()) {
+    unsigned I = Work.back();
+    Work.pop_back();
+    for (unsigned Caller : Callers[I])
+      if (!May[Caller]) {
+        May[Caller] = true;
+        Work.push_back(Caller);
+      }
+  }
+  PlainLocations Where(SM);
+  for (unsigned I = 0; I < Defs.size(); ++I) {
+    if (!May[I])
       continue;
-    const FunctionSummary *Sum = summary(FD);
-    std::string Usr = usrOf(*FD);
-    if (!Sum || Usr.empty())
+    FunctionFacts Out;
+    Out.Usr = cachedUsr(Defs[I]);
+    if (Out.Usr.empty())
       continue;
-    FunctionEffects F;
-    F.Usr = Usr;
-    F.Name = displayName(FD);
-    for (const Effect &E : Sum->Effects) {
-      if (E.Target.K == Root::Local || E.Target.K == Root::Capture)
-        continue;
-      if (E.PartOfChange)
+    Out.Name = displayName(Defs[I]);
+    const DirectFacts &F = Prefetched[Defs[I]];
+    for (const Effect &E : F.Effects) {
+      if (!exported(E))
         continue;
       SummaryEffect X;
       X.Kind = E.Kind;
@@ -732,45 +816,61 @@ TUSummary EffectAnalysis::exportSummary() const {
       X.Subject = E.Subject;
       X.Detail = E.Detail;
       copyModelFacts(X, E);
-      X.Virtual = E.Virtual;
-      X.VarUsr = E.Var ? usrOf(*E.Var) : E.VarUsr;
-      for (const ChainStep &Step : chain(FD, E)) {
-        if (Step.Plain) {
-          X.Chain.push_back(*Step.Plain);
-          continue;
-        }
-        SummaryStep P;
-        P.Function = displayName(Step.In);
-        if (Step.E->Callee)
-          P.Callee = displayName(Step.E->Callee);
-        P.Loc = plainLocation(Step.E->Loc, SM);
-        X.Chain.push_back(std::move(P));
-      }
-      F.Effects.push_back(std::move(X));
+      X.VarUsr = E.Var ? cachedUsr(E.Var->getCanonicalDecl()) : E.VarUsr;
+      X.Chain.push_back({Out.Name, "", Where(E.Loc)});
+      if (E.MutatedAt.isValid())
+        X.MutatedAt = Where(E.MutatedAt);
+      Out.Effects.push_back(std::move(X));
     }
-    if (!F.Effects.empty())
-      S.Functions.push_back(std::move(F));
+    for (const CallSite &C : F.Calls) {
+      unsigned Local = 0;
+      CallReach R = reach(C, Local);
+      if (R == CallReach::Nothing || (R == CallReach::Local && !May[Local]))
+        continue;
+      SummaryCall X;
+      X.Callee = cachedUsr(C.Callee->getCanonicalDecl());
+      if (X.Callee.empty())
+        continue;
+      X.CalleeName = displayName(C.Callee);
+      X.Loc = Where(C.Loc);
+      X.Object = C.Object;
+      X.Args = C.Args;
+      while (!X.Args.empty() && !X.Args.back().isOutside())
+        X.Args.pop_back();
+      X.Virtual = C.Virtual;
+      if (C.Virtual && C.StaticClass)
+        X.StaticClass = cachedUsr(C.StaticClass);
+      Out.Calls.push_back(std::move(X));
+    }
+    S.Functions.push_back(std::move(Out));
   }
+}
+
+TUSummary EffectAnalysis::exportSummary() {
+  TUSummary S;
+  describeInputs(S);
+  describeCheckpoints(S);
+  describeFunctions(S);
   for (const VarDecl *VD : ModifiableGlobals) {
     std::string Usr = usrOf(*VD);
     if (!Usr.empty())
       S.GlobalsWritten.push_back(std::move(Usr));
   }
   llvm::sort(S.GlobalsWritten);
-  // Only overrides with effects: one without adds nothing at a call, and
-  // once it has some its summary lists it, which makes the callers stale.
-  llvm::StringSet<> WithEffects;
-  for (const FunctionEffects &F : S.Functions)
-    WithEffects.insert(F.Usr);
+  // Only overrides that may have effects: one without adds nothing at a
+  // call, and once it may, its summary lists it.
+  llvm::StringSet<> Listed;
+  for (const FunctionFacts &F : S.Functions)
+    Listed.insert(F.Usr);
   for (const auto &[Method, Defs] : Overrides) {
     std::string MethodUsr;
     for (const FunctionDecl *O : Defs) {
       SummaryOverride X;
-      X.Override = usrOf(*O);
-      if (X.Override.empty() || !WithEffects.contains(X.Override))
+      X.Override = cachedUsr(O);
+      if (X.Override.empty() || !Listed.contains(X.Override))
         continue;
       if (MethodUsr.empty())
-        MethodUsr = usrOf(*Method);
+        MethodUsr = cachedUsr(Method);
       X.Method = MethodUsr;
       X.Classes = classAndBases(cast<CXXMethodDecl>(O)->getParent());
       if (!X.Method.empty())
@@ -782,8 +882,6 @@ TUSummary EffectAnalysis::exportSummary() const {
                              const SummaryOverride &B) {
     return std::tie(A.Method, A.Override) < std::tie(B.Method, B.Override);
   });
-  for (const auto &[Usr, Hash] : UsedExternal)
-    S.Dependencies.emplace_back(Usr, Hash);
   return S;
 }
 

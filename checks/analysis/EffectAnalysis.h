@@ -13,6 +13,7 @@
 #include "CheckpointSites.h"
 #include "Config.h"
 #include "Effect.h"
+#include "EffectCollector.h"
 #include "ExternalSummaries.h"
 #include "KnownFunctions.h"
 #include "llvm/ADT/DenseMap.h"
@@ -74,8 +75,6 @@ public:
   std::vector<ChainStep> chain(const FunctionDecl *Body,
                                const Effect &E) const;
 
-  // This TU's summary for other TUs (phase one of --summaries-dir).
-  TUSummary exportSummary() const;
 
   // Whether the global a GlobalRead effect reads can change between the
   // passes, and how we know.
@@ -93,6 +92,12 @@ private:
   const FunctionEffects *externalOf(const Effect &E) const;
   std::vector<const SummaryOverride *> remoteOverrides(const CallSite &C) const;
   std::string cachedUsr(const Decl *D) const;
+
+  // This TU's summary for the others (Summary.h), while a sink is installed.
+  TUSummary exportSummary();
+  void describeInputs(TUSummary &S) const;
+  void describeCheckpoints(TUSummary &S) const;
+  void describeFunctions(TUSummary &S);
 
   void computeSummaries(const std::vector<const FunctionDecl *> &Roots);
   void computeFindings();
@@ -112,6 +117,8 @@ private:
   mutable llvm::DenseMap<const Decl *, std::string> UsrCache;
   llvm::DenseSet<const VarDecl *> ModifiableGlobals;
   std::vector<const FunctionDecl *> Definitions; // outside system headers
+  // Facts read for the summary, taken over by computeSummaries.
+  llvm::DenseMap<const FunctionDecl *, DirectFacts> Prefetched;
   unsigned FunctionsWithBody = 0;                 // seen by the walk
   // Virtual method (canonical) -> the overrides defined in this TU.
   llvm::DenseMap<const FunctionDecl *, std::vector<const FunctionDecl *>>

@@ -8,9 +8,12 @@
 
 namespace clang::tidy::rematch {
 
+void ExternalSummaries::addFunction(FunctionEffects F) {
+  std::string Usr = F.Usr;
+  Functions.try_emplace(Usr, std::move(F));
+}
+
 void ExternalSummaries::add(const TUSummary &S) {
-  for (const FunctionEffects &F : S.Functions)
-    Functions.try_emplace(F.Usr, F);
   for (const std::string &G : S.GlobalsWritten)
     Modifiable.insert(G);
   for (const std::string &G : S.GlobalsEscaping)

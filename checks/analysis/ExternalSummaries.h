@@ -1,10 +1,10 @@
 //===--- ExternalSummaries.h - other translation units' effects -*- C++ -*-===//
 //
-// The front end of a --summaries-dir run merges the summaries of all
-// translation units into one ExternalSummaries and installs it before the
-// analysis, so a call to a function defined elsewhere is followed like a
-// local one; in phase one it installs a sink that receives each analysed
-// TU's own summary.
+// The front end of a --summaries-dir run composes the summaries of all
+// translation units (Compose.h) into one ExternalSummaries and installs it
+// before the analysis, so a call to a function defined elsewhere is followed
+// like a local one; while it summarises, it installs a sink that receives
+// each analysed TU's own summary.
 //
 //===----------------------------------------------------------------------===//
 #ifndef REMATCH_CHECKS_EXTERNALSUMMARIES_H
@@ -25,9 +25,12 @@ namespace clang::tidy::rematch {
 
 class ExternalSummaries {
 public:
-  // Adds one TU's summary; a function defined in several TUs (inline, in a
-  // header) keeps its first summary.
+  // Adds what one TU's summary says of the program: the globals it writes,
+  // its overrides and its checkpoint calls.
   void add(const TUSummary &S);
+  // Adds a function's composed effects; a function defined in several TUs
+  // (inline, in a header) keeps the first.
+  void addFunction(FunctionEffects F);
 
   const FunctionEffects *lookup(llvm::StringRef Usr) const;
   // hashFunctionEffects of the function's summary, or "absent"; for a

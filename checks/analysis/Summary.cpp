@@ -4,6 +4,7 @@
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/xxhash.h"
 #include <iterator>
+#include <optional>
 
 namespace clang::tidy::rematch {
 
@@ -18,6 +19,36 @@ static_assert(std::size(KindNames) == NumEffectKinds,
               "one name per effect kind");
 const char *const RootNames[] = {"local", "static", "this",
                                  "param", "capture", "unconditional"};
+
+// A root in a call: "static", "this", "param2", ...
+std::string rootText(const Root &R) {
+  std::string Out = RootNames[int(R.K)];
+  if (R.K == Root::Param)
+    Out += std::to_string(R.Index);
+  return Out;
+}
+
+// The inverse of rootText, for exactly the texts rootText writes.
+std::optional<Root> parseRoot(llvm::StringRef Whole) {
+  llvm::StringRef Text = Whole;
+  for (unsigned I = 0; I < std::size(RootNames); ++I) {
+    llvm::StringRef Name = RootNames[I];
+    if (!Text.consume_front(Name))
+      continue;
+    unsigned Index = 0;
+    if (Root::Kind(I) == Root::Param) {
+      if (Text.getAsInteger(10, Index) || Index > (1u << 16))
+        return std::nullopt;
+    } else if (!Text.empty()) {
+      return std::nullopt;
+    }
+    Root R = Root::of(Root::Kind(I), Index);
+    if (rootText(R) != Whole) // "param07"
+      return std::nullopt;
+    return R;
+  }
+  return std::nullopt;
+}
 
 llvm::json::Value toJson(const PlainLocation &L) {
   return llvm::json::Object{
@@ -163,6 +194,14 @@ llvm::Expected<SummaryEffect> readEffect(Reader &R, const llvm::json::Value &V) 
       return V.takeError();
     *Field = *V;
   }
+  if (const llvm::json::Value *M = (*O)->get("mutated_at")) {
+    auto Loc = R.location(*M);
+    if (!Loc)
+      return Loc.takeError();
+    if (!Loc->Line) // line 0 means none, which is not written
+      return R.error("'mutated_at' has line 0");
+    E.MutatedAt = *Loc;
+  }
   auto Chain = R.array(**O, "chain");
   if (!Chain)
     return Chain.takeError();
@@ -193,6 +232,51 @@ llvm::Expected<SummaryEffect> readEffect(Reader &R, const llvm::json::Value &V) 
   return E;
 }
 
+llvm::Expected<SummaryCall> readCall(Reader &R, const llvm::json::Value &V) {
+  auto O = R.object(V, "call");
+  if (!O)
+    return O.takeError();
+  SummaryCall C;
+  auto Callee = R.string(**O, "callee");
+  auto Name = R.string(**O, "name");
+  auto Object = R.string(**O, "object");
+  if (!Callee)
+    return Callee.takeError();
+  if (!Name)
+    return Name.takeError();
+  if (!Object)
+    return Object.takeError();
+  C.Callee = *Callee;
+  C.CalleeName = *Name;
+  const llvm::json::Value *LocV = (*O)->get("location");
+  if (!LocV)
+    return R.error("a call has no location");
+  auto Loc = R.location(*LocV);
+  if (!Loc)
+    return Loc.takeError();
+  C.Loc = *Loc;
+  std::vector<std::string> Roots{*Object};
+  if (llvm::Error E = R.strings(**O, "args", Roots))
+    return std::move(E);
+  for (size_t I = 0; I < Roots.size(); ++I) {
+    std::optional<Root> Parsed = parseRoot(Roots[I]);
+    if (!Parsed)
+      return R.error("unknown root '" + Roots[I] + "'");
+    if (I == 0)
+      C.Object = *Parsed;
+    else
+      C.Args.push_back(*Parsed);
+  }
+  if ((*O)->get("class")) {
+    auto Class = R.string(**O, "class");
+    if (!Class)
+      return Class.takeError();
+    C.Virtual = true;
+    C.StaticClass = *Class;
+  }
+  return C;
+}
+
 } // namespace
 
 std::string hashText(llvm::StringRef Text) {
@@ -202,10 +286,66 @@ std::string hashText(llvm::StringRef Text) {
   return Buf;
 }
 
+namespace {
+
+llvm::json::Value effectJson(const SummaryEffect &E) {
+  llvm::json::Array Chain;
+  for (const SummaryStep &Step : E.Chain)
+    Chain.push_back(llvm::json::Object{{"function", Step.Function},
+                                       {"callee", Step.Callee},
+                                       {"location", toJson(Step.Loc)}});
+  llvm::json::Object Effect{{"kind", KindNames[int(E.Kind)]},
+                            {"root", RootNames[int(E.Target.K)]},
+                            {"index", E.Target.Index},
+                            {"subject", E.Subject},
+                            {"detail", E.Detail},
+                            {"virtual", E.Virtual},
+                            {"var", E.VarUsr},
+                            {"chain", std::move(Chain)}};
+  for (auto [Key, Value] :
+       {std::pair<const char *, const std::string *>{"rng_source",
+                                                     &E.RngSource},
+        {"rng_source_text", &E.RngSourceText},
+        {"draws", &E.Draws},
+        {"may", &E.May}})
+    if (!Value->empty())
+      Effect[Key] = *Value;
+  if (E.MutatedAt.Line)
+    Effect["mutated_at"] = toJson(E.MutatedAt);
+  return Effect;
+}
+
+llvm::json::Array effectsJson(const std::vector<SummaryEffect> &Effects) {
+  llvm::json::Array Out;
+  for (const SummaryEffect &E : Effects)
+    Out.push_back(effectJson(E));
+  return Out;
+}
+
+llvm::json::Value callJson(const SummaryCall &C) {
+  llvm::json::Array Args;
+  for (const Root &R : C.Args)
+    Args.push_back(rootText(R));
+  llvm::json::Object Call{{"callee", C.Callee},
+                          {"name", C.CalleeName},
+                          {"location", toJson(C.Loc)},
+                          {"object", rootText(C.Object)},
+                          {"args", std::move(Args)}};
+  if (C.Virtual)
+    Call["class"] = C.StaticClass; // written for a virtual call only
+  return Call;
+}
+
+} // namespace
+
 std::string hashFunctionEffects(const FunctionEffects &F) {
-  TUSummary One;
-  One.Functions.push_back(F);
-  return hashText(serializeSummary(One));
+  llvm::json::Object O{{"usr", F.Usr},
+                       {"name", F.Name},
+                       {"effects", effectsJson(F.Effects)}};
+  std::string Out;
+  llvm::raw_string_ostream OS(Out);
+  OS << llvm::json::Value(std::move(O));
+  return hashText(OS.str());
 }
 
 std::string serializeSummary(const TUSummary &S) {
@@ -216,35 +356,14 @@ std::string serializeSummary(const TUSummary &S) {
   for (const auto &[File, Hash] : S.Inputs)
     Inputs.push_back(llvm::json::Object{{"file", File}, {"hash", Hash}});
   llvm::json::Array Functions;
-  for (const FunctionEffects &F : S.Functions) {
-    llvm::json::Array Effects;
-    for (const SummaryEffect &E : F.Effects) {
-      llvm::json::Array Chain;
-      for (const SummaryStep &Step : E.Chain)
-        Chain.push_back(llvm::json::Object{{"function", Step.Function},
-                                           {"callee", Step.Callee},
-                                           {"location", toJson(Step.Loc)}});
-      llvm::json::Object Effect{{"kind", KindNames[int(E.Kind)]},
-                                {"root", RootNames[int(E.Target.K)]},
-                                {"index", E.Target.Index},
-                                {"subject", E.Subject},
-                                {"detail", E.Detail},
-                                {"virtual", E.Virtual},
-                                {"var", E.VarUsr},
-                                {"chain", std::move(Chain)}};
-      for (auto [Key, Value] :
-           {std::pair<const char *, const std::string *>{"rng_source",
-                                                         &E.RngSource},
-            {"rng_source_text", &E.RngSourceText},
-            {"draws", &E.Draws},
-            {"may", &E.May}})
-        if (!Value->empty())
-          Effect[Key] = *Value;
-      Effects.push_back(std::move(Effect));
-    }
+  for (const FunctionFacts &F : S.Functions) {
+    llvm::json::Array Calls;
+    for (const SummaryCall &C : F.Calls)
+      Calls.push_back(callJson(C));
     Functions.push_back(llvm::json::Object{{"usr", F.Usr},
                                            {"name", F.Name},
-                                           {"effects", std::move(Effects)}});
+                                           {"effects", effectsJson(F.Effects)},
+                                           {"calls", std::move(Calls)}});
   }
   llvm::json::Array Checkpoints;
   for (const SummaryCheckpoint &C : S.Checkpoints)
@@ -272,7 +391,8 @@ std::string serializeSummary(const TUSummary &S) {
       {"checkpoint_sites", S.CheckpointSites},
       {"checkpoints", std::move(Checkpoints)},
       {"overrides", std::move(Overrides)},
-      {"dependencies", std::move(Deps)}};
+      {"dependencies", std::move(Deps)},
+      {"writer", S.Writer}};
   std::string Out;
   llvm::raw_string_ostream OS(Out);
   OS << llvm::json::Value(std::move(Root)) << "\n";
@@ -310,6 +430,10 @@ llvm::Expected<TUSummary> parseSummary(llvm::StringRef Text,
   S.MainFile = *Main;
   S.CommandHash = *Cmd;
   S.CheckpointSites = *Sites;
+  auto Writer = R.string(O, "writer");
+  if (!Writer)
+    return Writer.takeError();
+  S.Writer = *Writer;
 
   auto SystemKey = R.string(O, "system_inputs");
   if (!SystemKey)
@@ -338,10 +462,19 @@ llvm::Expected<TUSummary> parseSummary(llvm::StringRef Text,
     auto FO = R.object(V, "function");
     if (!FO)
       return FO.takeError();
-    FunctionEffects F;
+    FunctionFacts F;
     auto Usr = R.string(**FO, "usr");
     auto Name = R.string(**FO, "name");
     auto Effects = R.array(**FO, "effects");
+    auto Calls = R.array(**FO, "calls");
+    if (!Calls)
+      return Calls.takeError();
+    for (const llvm::json::Value &CV : **Calls) {
+      auto C = readCall(R, CV);
+      if (!C)
+        return C.takeError();
+      F.Calls.push_back(std::move(*C));
+    }
     if (!Usr)
       return Usr.takeError();
     if (!Name)

@@ -1,11 +1,13 @@
 //===--- Summary.h - effect summaries that cross translation units -*- C++ -*-===//
 //
 // What one translation unit tells the others: for each function it defines
-// (keyed by USR), the effects it has on roots its callers can map (globals,
-// *this, reference parameters, the world), with the call chain that leads to
-// each, in plain file:line:column form. Written by phase one of a
-// --summaries-dir run, merged and read back by phase two so that a call into
-// a function defined in another file is followed like a local one.
+// (keyed by USR), its own effects on roots its callers can map (globals,
+// *this, reference parameters, the world) and the calls it makes, with the
+// roots of what each call can reach, in plain file:line:column form. A
+// summary depends on its own file alone: the front end composes all of them
+// (Compose.h) into what each function does transitively, without an AST,
+// so that a call into a function defined in another file is followed like a
+// local one.
 //
 //===----------------------------------------------------------------------===//
 #ifndef REMATCH_CHECKS_SUMMARY_H
@@ -21,7 +23,7 @@
 namespace clang::tidy::rematch {
 
 // Bumped whenever the format or its meaning changes: older files are stale.
-inline constexpr int SummaryFormatVersion = 4;
+inline constexpr int SummaryFormatVersion = 5;
 
 struct PlainLocation {
   std::string File;
@@ -51,12 +53,41 @@ struct SummaryEffect {
   std::string Draws;
   std::string May;
   std::vector<SummaryStep> Chain; // from the function's body to the effect
+  // An own read of a global as the object of a non-const member call made
+  // here (Effect::MutatedAt): part of that change when the callee changes
+  // its object. Line 0: none.
+  PlainLocation MutatedAt;
 };
 
+// What a function does, transitively: the composed view (Compose.h) that
+// the analysis of another TU inherits at a call.
 struct FunctionEffects {
   std::string Usr;
   std::string Name; // qualified, for messages
   std::vector<SummaryEffect> Effects;
+};
+
+// One call a function makes to a function that has, or may have, effects
+// (defined in another TU, or here with effects, or virtual), with the roots
+// of what the callee can reach, seen from the caller.
+struct SummaryCall {
+  std::string Callee;     // USR of the function called, as written
+  std::string CalleeName; // qualified, for chains
+  PlainLocation Loc;
+  Root Object;            // the implicit object of a member call
+  std::vector<Root> Args; // per parameter, up to the last one outside
+  bool Virtual = false;
+  std::string StaticClass; // a virtual call: USR of the object's class (may
+                           // be empty: any class)
+};
+
+// What a function does by itself: its own effects (each with a one-step
+// chain) and its calls.
+struct FunctionFacts {
+  std::string Usr;
+  std::string Name;
+  std::vector<SummaryEffect> Effects;
+  std::vector<SummaryCall> Calls;
 };
 
 // A callable this TU checkpoints whose body is in another TU: that TU
@@ -90,23 +121,26 @@ struct TUSummary {
   // SystemInputsKey; only the key is part of this summary's text.
   std::vector<std::string> SystemInputs;
   std::string SystemInputsKey;
-  std::vector<FunctionEffects> Functions;
+  std::vector<FunctionFacts> Functions;
   std::vector<std::string> GlobalsWritten; // USRs of globals written anywhere
   std::vector<std::string> GlobalsEscaping; // USRs whose address escapes
   unsigned CheckpointSites = 0;
   std::vector<SummaryCheckpoint> Checkpoints; // of callables defined elsewhere
   std::vector<SummaryOverride> Overrides;
-  // Functions of other TUs this summary was computed with, and the hash of
-  // their summaries then ("absent" when none was known): when one changes,
-  // this summary is stale too.
+  // Not part of what the TU says: what the findings of the run that wrote
+  // the summary were computed with (other TUs' functions, globals, overrides
+  // and checkpoint calls, with their composed hash then), and a token naming
+  // that run. The run reports those findings as final when the composition
+  // of all summaries still gives every dependency the same hash.
   std::vector<std::pair<std::string, std::string>> Dependencies;
+  std::string Writer;
 };
 
 // The hash every summary and dependency is written with: 16 hex digits of
 // xxh3 over Text.
 std::string hashText(llvm::StringRef Text);
 
-// A hash of one function's summary, for Dependencies.
+// A hash of one function's composed effects, for Dependencies.
 std::string hashFunctionEffects(const FunctionEffects &F);
 
 // JSON text of a summary.

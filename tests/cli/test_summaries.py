@@ -8,6 +8,7 @@ Standard library only.
 """
 
 import argparse
+import shutil
 import json
 import os
 import subprocess
@@ -368,9 +369,85 @@ float Logged::forward(float x) { std::printf("%f", x); return x; }
         doc, _, _ = self.run_rematch(["a.cpp", "b.cpp", "c.cpp"])
         after = {n: os.stat(p).st_mtime_ns for n, p in paths.items()}
         changed = sorted(n.split(".")[0] for n in paths if before[n] != after[n])
-        # b.cpp itself, and a.cpp whose summary was computed with b.cpp's
-        # update_all; c.cpp depends on neither and is reused.
-        self.assertEqual(changed, ["a", "b"])
+        # b.cpp alone: a summary says what its own file does, and a.cpp's
+        # findings come from composing it with b.cpp's new one.
+        self.assertEqual(changed, ["b"])
+        self.assertNotIn("rematch-counter-update", [c for c, _, _ in self.findings(doc)])
+
+    def parses(self, files, *extra):
+        """Runs the test build of rematch; the files it parsed, in order."""
+        log = os.path.join(self.dir, "parses.log")
+        if os.path.exists(log):
+            os.remove(log)
+        env = dict(os.environ, REMATCH_TEST_LOG_ANALYSES=log)
+        cmd = [TOOLS.testhooks, "--format=json", "-j", "1",
+               "--summaries-dir=" + self.sums, *extra, *files, "--", "-std=c++17"]
+        p = subprocess.run(cmd, cwd=self.dir, capture_output=True, text=True,
+                           timeout=300, env=env)
+        self.assertIn(p.returncode, (0, 1), p.stderr)
+        with open(log) as f:
+            return json.loads(p.stdout), sorted(f.read().split())
+
+    def test_cold_run_parses_each_file_once_but_the_reporting_one(self):
+        # Parse once, compose the summaries without an AST: b.cpp and c.cpp
+        # are parsed once; a.cpp, whose checkpointed lambda calls into both,
+        # once more to report what the composition says of them.
+        doc, parsed = self.parses(["a.cpp", "b.cpp", "c.cpp"])
+        self.assertEqual(parsed, ["a.cpp", "a.cpp", "b.cpp", "c.cpp"])
+        self.assertIn(("rematch-counter-update", "a.cpp", A_CALL_LINE),
+                      self.findings(doc))
+        # The order of the files does not matter.
+        shutil.rmtree(self.sums)
+        doc2, parsed = self.parses(["c.cpp", "b.cpp", "a.cpp"])
+        self.assertEqual(parsed, ["a.cpp", "a.cpp", "b.cpp", "c.cpp"])
+        self.assertEqual(self.findings(doc2), self.findings(doc))
+
+    def test_files_without_checkpoints_are_parsed_once(self):
+        files = []
+        for i in range(6):
+            files.append("n%d.cpp" % i)
+            self.write(files[-1], '#include "common.h"\nvoid n%d(BatchNorm &bn) '
+                       '{ update_all(bn, %d); }\n' % (i, i))
+        _, parsed = self.parses(files + ["b.cpp", "c.cpp"])
+        self.assertEqual(parsed, sorted(files + ["b.cpp", "c.cpp"]))
+
+    def test_warm_run_with_one_changed_file_parses_it_once(self):
+        self.run_rematch(["a.cpp", "b.cpp", "c.cpp"])
+        time.sleep(0.05)
+        self.write("a.cpp", A_CPP + "// edited\n")
+        doc, parsed = self.parses(["a.cpp"])
+        self.assertEqual(parsed, ["a.cpp"])
+        self.assertIn(("rematch-counter-update", "a.cpp", A_CALL_LINE),
+                      self.findings(doc))
+
+    def test_composition_equals_the_chain_found_in_rounds(self):
+        # Four files, a chain a -> b -> c -> d through a reference
+        # parameter, summarised cold in one phase: the write at the end
+        # reaches the checkpointed lambda, mapped through every call.
+        self.write("chain.h", "struct S { int n = 0; };\nvoid p1(S &);\n"
+                   "void p2(S &);\nvoid p3(S &);\n")
+        self.write("q0.cpp", '#include "chain.h"\n#include "common.h"\n'
+                   "void top(rematch::Segment &seg, S &s) {\n"
+                   "  seg.forward([&] { p1(s); });\n}\n")
+        self.write("q1.cpp", '#include "chain.h"\nvoid p1(S &s) { p2(s); }\n')
+        self.write("q2.cpp", '#include "chain.h"\nvoid p2(S &s) { p3(s); }\n')
+        self.write("q3.cpp", '#include "chain.h"\nvoid p3(S &s) { ++s.n; }\n'
+                   "void local_only() { S t; p3(t); }\n")
+        doc, parsed = self.parses(["q0.cpp", "q1.cpp", "q2.cpp", "q3.cpp"])
+        self.assertEqual(parsed, ["q0.cpp", "q0.cpp", "q1.cpp", "q2.cpp", "q3.cpp"])
+        found = [f for f in doc["findings"] if f["file"] == "q0.cpp"]
+        self.assertEqual([(f["check"], f["line"]) for f in found],
+                         [("rematch-counter-update", 4)])
+        steps = [(n["file"], n["line"]) for n in found[0]["notes"]]
+        for step in [("q1.cpp", 2), ("q2.cpp", 2), ("q3.cpp", 2)]:
+            self.assertIn(step, steps)
+
+    def test_deleted_file_no_longer_counts(self):
+        self.run_rematch(["a.cpp", "b.cpp", "c.cpp"])
+        # c.cpp is gone (renamed away): its summary must not say what
+        # BatchNorm::update does any more.
+        os.rename(os.path.join(self.dir, "c.cpp"), os.path.join(self.dir, "c.txt"))
+        doc, _, _ = self.run_rematch(["a.cpp", "b.cpp"])
         self.assertNotIn("rematch-counter-update", [c for c, _, _ in self.findings(doc)])
 
     def test_header_change_makes_summaries_stale(self):
@@ -522,8 +599,10 @@ float Logged::forward(float x) { std::printf("%f", x); return x; }
 def main():
     parser = argparse.ArgumentParser(add_help=False)
     parser.add_argument("--rematch", required=True)
+    parser.add_argument("--rematch-testhooks", required=True, dest="testhooks")
     args, rest = parser.parse_known_args()
     TOOLS.rematch = os.path.abspath(args.rematch)
+    TOOLS.testhooks = os.path.abspath(args.testhooks)
     unittest.main(argv=[sys.argv[0]] + rest, verbosity=2)
 
 

@@ -1,0 +1,159 @@
+#!/usr/bin/env python3
+"""Whole-program analysis against its floor, the parses (CPU time).
+
+Two runs of `rematch --summaries-dir`, each next to what it must at least
+cost, measured side by side in every round (interleaved):
+  cold   all N files, empty summaries directory  vs  the sum of the N parses
+         (clang++-19 -fsyntax-only on each file)
+  warm   one edited file, the others' summaries  vs  that file's parse
+         kept (the pre-commit case)
+Goals (issue 16): cold <= 1.10 x, warm <= 1.10 x.
+
+Projects:
+  generated (default)  --files N translation units (200) whose checkpointed
+                       lambdas reach, through two other files, a counter in a
+                       third: cross-file chains everywhere.
+  --mlx <dir>          MLX's own sources (`fetch github:ml-explore/mlx`):
+                       mlx/*.cpp, mlx/io, mlx/backend/{common,cpu,no_gpu} and
+                       tests/, with -std=c++20 -I<dir>; the files that do not
+                       parse here (a missing optional package) are left out
+                       and counted. Without the sources the bench says so.
+Every round's figures are printed, then the median ratio.
+Usage: wholeprogram_bench.py --rematch <path> [--clang clang++-19]
+       [--files 200 | --mlx <dir>] [--repeat 3] [-j 2]
+"""
+
+import argparse
+import glob
+import json
+import os
+import resource
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+HEADER = """\
+#pragma once
+#include <vector>
+#include <string>
+#include <map>
+namespace rematch { bool recomputing(); struct Segment { template <class F> decltype(auto) forward(F&& f) { return f(); } }; }
+struct Stats { long steps = 0; };
+"""
+
+
+def generate(root, n):
+    """tu_i: run_i checkpoints a lambda calling step_{i+1} (in tu_{i+1}),
+    which calls bump_{i+2} (in tu_{i+2}), which counts in its argument."""
+    decls = "".join(f"float step_{i}(Stats &s, float x);\nvoid bump_{i}(Stats &s);\n"
+                    for i in range(n))
+    with open(os.path.join(root, "project.h"), "w") as f:
+        f.write(HEADER + decls)
+    files = []
+    for i in range(n):
+        nxt, far = (i + 1) % n, (i + 2) % n
+        body = f"""#include "project.h"
+void bump_{i}(Stats &s) {{ ++s.steps; }}
+float step_{i}(Stats &s, float x) {{
+  bump_{far}(s);
+  std::vector<float> v(4, x);
+  std::map<std::string, float> m;
+  m["a"] = v[0];
+  return m["a"] * 2;
+}}
+float run_{i}(rematch::Segment &seg, Stats &s, float x) {{
+  return seg.forward([&] {{ return step_{nxt}(s, x); }});
+}}
+"""
+        name = os.path.join(root, f"tu_{i}.cpp")
+        with open(name, "w") as f:
+            f.write(body)
+        files.append(name)
+    return files, ["-std=c++17"]
+
+
+def mlx_files(src):
+    files = []
+    for pattern in ("mlx/*.cpp", "mlx/io/*.cpp", "mlx/backend/common/*.cpp",
+                    "mlx/backend/cpu/*.cpp", "mlx/backend/no_gpu/*.cpp",
+                    "tests/*.cpp"):
+        files += sorted(glob.glob(os.path.join(src, pattern)))
+    return files, ["-std=c++20", "-I" + src, '-DMLX_VERSION="0"']
+
+
+def cpu_time(cmd, cwd):
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    p = subprocess.run(cmd, cwd=cwd, stdout=subprocess.DEVNULL,
+                       stderr=subprocess.DEVNULL)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return cpu, p.returncode
+
+
+def write_db(root, files, flags, clang):
+    db = [{"directory": root, "file": f,
+           "arguments": [clang, *flags, "-c", f]} for f in files]
+    with open(os.path.join(root, "compile_commands.json"), "w") as out:
+        json.dump(db, out)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--rematch", required=True)
+    ap.add_argument("--clang", default="clang++-19")
+    ap.add_argument("--files", type=int, default=200)
+    ap.add_argument("--mlx", help="MLX source tree")
+    ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("-j", type=int, default=2)
+    args = ap.parse_args()
+    rematch = os.path.abspath(args.rematch)
+    with tempfile.TemporaryDirectory() as root:
+        if args.mlx:
+            if not os.path.isdir(os.path.join(args.mlx, "mlx")):
+                print(f"MLX sources not found at {args.mlx}: "
+                      "`fetch github:ml-explore/mlx` brings them; skipped")
+                return 0
+            files, flags = mlx_files(os.path.abspath(args.mlx))
+            ok = [f for f in files
+                  if cpu_time([args.clang, *flags, "-fsyntax-only", f], root)[1] == 0]
+            print(f"MLX: {len(ok)} of {len(files)} translation units parse here")
+            files = ok
+            edited = None  # MLX's sources are not ours to edit
+        else:
+            files, flags = generate(root, args.files)
+            edited = files[7]
+            print(f"generated: {len(files)} translation units, chains across 3 files")
+        write_db(root, files, flags, args.clang)
+        sums = os.path.join(root, "sums")
+        rows = {"cold": [], "warm": []}
+        for r in range(args.repeat):
+            parses = sum(cpu_time([args.clang, *flags, "-fsyntax-only", f], root)[0]
+                         for f in files)
+            shutil.rmtree(sums, ignore_errors=True)
+            cold, rc = cpu_time([rematch, "-p", root, "-j", str(args.j),
+                                 "--summaries-dir=" + sums, *files], root)
+            rows["cold"].append((cold, parses))
+            line = (f"round {r + 1}: cold {cold:8.2f} s cpu / parses {parses:8.2f} s"
+                    f" = {cold / parses:5.3f}  (rc {rc})")
+            if edited:
+                with open(edited, "a") as f:
+                    f.write(f"// edit {r}\n")
+                one, _ = cpu_time([args.clang, *flags, "-fsyntax-only", edited], root)
+                warm, _ = cpu_time([rematch, "-p", root, "--summaries-dir=" + sums,
+                                    edited], root)
+                rows["warm"].append((warm, one))
+                line += f"; warm {warm:6.3f} / parse {one:6.3f} = {warm / one:5.3f}"
+            print(line, flush=True)
+        print(f"{'run':<34}{'median ratio':>14}{'goal':>8}")
+        for name, got in rows.items():
+            if got:
+                ratio = statistics.median(c / p for c, p in got)
+                print(f"{name + ' (floor: the parses)':<34}{ratio:>14.3f}{'1.10':>8}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -23,6 +23,9 @@ OPTIONS:
   --summaries-dir=<dir>           whole-program analysis: one effect summary
                                   per translation unit in <dir>, reused while
                                   the file and its includes are unchanged
+  --summaries-only                with --summaries-dir: write the summaries of
+                                  the files (of this --shard) and report
+                                  nothing: phase one of a CI matrix
   --format=<format>               output format: text (default), json, sarif,
                                   codeclimate (GitLab Code Quality), html (a
                                   self-contained page, with --output)
@@ -141,6 +144,8 @@ parseCommandLine(const std::vector<std::string> &Args) {
       E = Take(O.Checks);
     else if (Name == "summaries-dir")
       E = Take(O.SummariesDir);
+    else if (Name == "summaries-only")
+      E = Flag(O.SummariesOnly);
     else if (Name == "config-file")
       E = Take(O.ConfigFile);
     else if (Name == "output" || Name == "o")
@@ -216,6 +221,11 @@ parseCommandLine(const std::vector<std::string> &Args) {
   }
   if (O.Force && !O.InstallGitHook)
     return usageError("--force applies only to --install-git-hook");
+  if (O.SummariesOnly && O.SummariesDir.empty())
+    return usageError("--summaries-only needs --summaries-dir=<dir>");
+  if (O.SummariesOnly && O.Fix)
+    return usageError("--summaries-only reports nothing, so --fix has nothing "
+                      "to apply");
   if (O.Files.empty() && !O.Help && !O.Version && !O.ListChecks &&
       !O.InstallGitHook)
     return usageError("no input files; see rematch --help");

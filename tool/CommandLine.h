@@ -24,6 +24,7 @@ struct CliOptions {
   std::string Checks = "rematch-*";
   std::string ConfigFile;
   std::string SummariesDir; // --summaries-dir: whole-program summaries
+  bool SummariesOnly = false; // --summaries-only: write them, report nothing
   Format OutputFormat = Format::Text;
   std::string OutputPath; // empty: stdout
   std::string Chain = "notes";

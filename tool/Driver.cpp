@@ -533,7 +533,8 @@ int runRematch(const CliOptions &O, llvm::raw_ostream &Err) {
   } else {
     std::optional<std::vector<FileOutcome>> WithSummaries =
         analyseWithSummaries(O.SummariesDir, Files.ToAnalyse,
-                             scheduleOptions(O), SharedDB, AnalyseOne, Err);
+                             scheduleOptions(O), SharedDB, AnalyseOne, Err,
+                             O.SummariesOnly);
     if (!WithSummaries)
       return UsageError;
     Outcomes = std::move(*WithSummaries);

@@ -291,7 +291,7 @@ analyseWithSummaries(const std::string &Dir,
                      const ScheduleOptions &S,
                      const clang::tooling::CompilationDatabase &DB,
                      llvm::function_ref<FileOutcome(const std::string &)> Analyse,
-                     llvm::raw_ostream &Err) {
+                     llvm::raw_ostream &Err, bool SummariesOnly) {
   auto Store = std::make_unique<SummaryStore>(Dir);
   if (!Store->load(Err))
     return std::nullopt;
@@ -346,6 +346,16 @@ analyseWithSummaries(const std::string &Dir,
     Store = std::make_unique<SummaryStore>(Dir);
     llvm::raw_null_ostream Quiet; // load problems were reported once above
     Store->load(Quiet);
+  }
+
+  if (SummariesOnly) {
+    for (size_t I = 0; I < Files.size(); ++I) {
+      Out[I].Findings.clear();
+      Out[I].Fixes.clear();
+      if (!Done[I])
+        Out[I].Status.File = Files[I];
+    }
+    return Out;
   }
 
   // Phase two composes every summary, without parsing, and parses again

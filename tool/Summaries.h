@@ -80,14 +80,15 @@ private:
 // summarised in the same phase). A cold run parses each file about once; a
 // run where one file changed (the pre-commit case) parses it once. Outcomes
 // are in Files' order; nothing when the directory cannot be used (reported
-// on Err).
+// on Err). SummariesOnly: phase one alone, and no findings (a file with a
+// fresh summary is not parsed at all).
 std::optional<std::vector<FileOutcome>>
 analyseWithSummaries(const std::string &Dir,
                      const std::vector<std::string> &Files,
                      const ScheduleOptions &S,
                      const clang::tooling::CompilationDatabase &DB,
                      llvm::function_ref<FileOutcome(const std::string &)> Analyse,
-                     llvm::raw_ostream &Err);
+                     llvm::raw_ostream &Err, bool SummariesOnly = false);
 
 } // namespace rematch::tool
 

@@ -738,33 +738,57 @@ enum class CallReach {
   External, // defined in another TU, or virtual: the composition decides
 };
 
-// The facts of every function defined here that has, or may have through
-// its calls, effects another TU can see; a function that has none (a pure
-// leaf, or one that calls only such leaves) is left out, and so are calls
-// to it. The facts are kept in Prefetched for the analysis.
+// The facts of the functions defined here that another TU may need: those
+// of the main file, every virtual method (a virtual call anywhere may run
+// it), explicit instantiations, and what they call here (a header's inline function or template
+// instance that nothing here calls is summarised by a TU that calls it).
+// Of those, a function that has no effect another TU can see, itself or
+// through its calls (a pure leaf, or one that calls only such leaves), is
+// left out, and so are calls to it. The facts are kept in Prefetched for
+// the analysis.
 void EffectAnalysis::describeFunctions(TUSummary &S) {
   const SourceManager &SM = Ctx.getSourceManager();
+  llvm::DenseSet<const FunctionDecl *> Analysable(Definitions.begin(),
+                                                  Definitions.end());
   std::vector<const FunctionDecl *> Defs;
+  std::vector<DirectFacts> Facts;
   llvm::DenseMap<const FunctionDecl *, unsigned> IndexOf;
-  for (const FunctionDecl *FD : Definitions)
-    if (IndexOf.try_emplace(FD, Defs.size()).second)
-      Defs.push_back(FD);
-  auto reach = [&](const CallSite &C, unsigned &Local) {
+  auto reach = [&](const CallSite &C, const FunctionDecl *&Local) {
     if (!C.Callee || Known->lookup(*C.Callee).Modelled)
       return CallReach::Nothing;
     if (C.Virtual)
       return CallReach::External; // overrides anywhere in the program
     if (const FunctionDecl *Def = C.Callee->getDefinition()) {
-      auto It = IndexOf.find(Def);
-      if (It == IndexOf.end())
+      if (!Analysable.contains(Def))
         return CallReach::Nothing; // in a system header, or a model's
-      Local = It->second;
+      Local = Def;
       return CallReach::Local;
     }
     if (SM.isInSystemHeader(C.Callee->getLocation()))
       return CallReach::Nothing;
     return CallReach::External;
   };
+  auto discover = [&](const FunctionDecl *FD) {
+    if (IndexOf.try_emplace(FD, Defs.size()).second) {
+      Defs.push_back(FD);
+      Facts.push_back(collectDirectFacts(*FD, Ctx, *Known));
+    }
+  };
+  for (const FunctionDecl *FD : Definitions) {
+    const auto *MD = dyn_cast<CXXMethodDecl>(FD);
+    if ((MD && MD->isVirtual()) || SM.isInMainFile(FD->getLocation()) ||
+        // `template class Table<int>;`: other TUs call it without a body
+        FD->getTemplateSpecializationKind() ==
+            TSK_ExplicitInstantiationDefinition)
+      discover(FD);
+  }
+  // Facts grows while its calls are read: by index.
+  for (unsigned I = 0; I < Defs.size(); ++I)
+    for (unsigned CI = 0; CI < Facts[I].Calls.size(); ++CI) {
+      const FunctionDecl *Local = nullptr;
+      if (reach(Facts[I].Calls[CI], Local) == CallReach::Local)
+        discover(Local);
+    }
   auto exported = [](const Effect &E) {
     return E.Target.isOutside() && E.Target.K != Root::Capture;
   };
@@ -774,28 +798,17 @@ void EffectAnalysis::describeFunctions(TUSummary &S) {
   std::vector<std::vector<unsigned>> Callers(Defs.size());
   std::vector<unsigned> Work;
   for (unsigned I = 0; I < Defs.size(); ++I) {
-    DirectFacts &F = Prefetched[Defs[I]] =
-        collectDirectFacts(*Defs[I], Ctx, *Known);
-    May[I] = llvm::any_of(F.Effects, exported);
-    for (const CallSite &C : F.Calls) {
-      unsigned Local = 0;
+    May[I] = llvm::any_of(Facts[I].Effects, exported);
+    for (const CallSite &C : Facts[I].Calls) {
+      const FunctionDecl *Local = nullptr;
       CallReach R = reach(C, Local);
       if (R == CallReach::External)
         May[I] = true;
       else if (R == CallReach::Local)
-        Callers[Local].push_back(I);
+        Callers[IndexOf.find(Local)->second].push_back(I);
     }
     if (May[I])
       Work.push_back(I);
-  }
-  while (!Work.empty()) {
-    unsigned I = Work.back();
-    Work.pop_back();
-    for (unsigned Caller : Callers[I])
-      if (!May[Caller]) {
-        May[Caller] = true;
-        Work.push_back(Caller);
-      }
   }
   PlainLocations Where(SM);
   for (unsigned I = 0; I < Defs.size(); ++I) {
@@ -806,7 +819,7 @@ void EffectAnalysis::describeFunctions(TUSummary &S) {
     if (Out.Usr.empty())
       continue;
     Out.Name = displayName(Defs[I]);
-    const DirectFacts &F = Prefetched[Defs[I]];
+    const DirectFacts &F = Facts[I];
     for (const Effect &E : F.Effects) {
       if (!exported(E))
         continue;
@@ -823,9 +836,10 @@ void EffectAnalysis::describeFunctions(TUSummary &S) {
       Out.Effects.push_back(std::move(X));
     }
     for (const CallSite &C : F.Calls) {
-      unsigned Local = 0;
+      const FunctionDecl *Local = nullptr;
       CallReach R = reach(C, Local);
-      if (R == CallReach::Nothing || (R == CallReach::Local && !May[Local]))
+      if (R == CallReach::Nothing ||
+          (R == CallReach::Local && !May[IndexOf.find(Local)->second]))
         continue;
       SummaryCall X;
       X.Callee = cachedUsr(C.Callee->getCanonicalDecl());
@@ -844,6 +858,8 @@ void EffectAnalysis::describeFunctions(TUSummary &S) {
     }
     S.Functions.push_back(std::move(Out));
   }
+  for (unsigned I = 0; I < Defs.size(); ++I)
+    Prefetched[Defs[I]] = std::move(Facts[I]);
 }
 
 TUSummary EffectAnalysis::exportSummary() {

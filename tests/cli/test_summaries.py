@@ -442,6 +442,32 @@ float Logged::forward(float x) { std::printf("%f", x); return x; }
         for step in [("q1.cpp", 2), ("q2.cpp", 2), ("q3.cpp", 2)]:
             self.assertIn(step, steps)
 
+    def test_header_functions_explicit_instantiations_and_virtuals(self):
+        # A TU summarises its own functions and what they call, and also
+        # its explicit instantiations: their bodies are in a header, and the
+        # callers, with only `extern template`, have none (line 4 is found
+        # only through table.cpp's summary). Line 5, an override inline in
+        # the header, is found in use.cpp itself.
+        self.write("table.h", "extern long g_puts;\n"
+                   "template <class T> struct Table { void put(T); };\n"
+                   "template <class T> void Table<T>::put(T) { ++g_puts; }\n"
+                   "extern template struct Table<int>;\n"
+                   "struct Layer { virtual void fwd() {} virtual ~Layer() = default; };\n"
+                   "struct Noisy : Layer { void fwd() override { ++g_puts; } };\n"
+                   "Layer *make_noisy();\n")
+        self.write("table.cpp", '#include "table.h"\nlong g_puts = 0;\n'
+                   "template struct Table<int>;\n"
+                   "Layer *make_noisy() { return new Noisy; }\n")
+        self.write("use.cpp", '#include "table.h"\n#include "common.h"\n'
+                   "void use(rematch::Segment &seg, Table<int> &t, Layer &l) {\n"
+                   "  seg.forward([&] { t.put(1); });\n"
+                   "  seg.forward([&] { l.fwd(); });\n}\n")
+        doc, _, _ = self.run_rematch(["use.cpp", "table.cpp"])
+        self.assertEqual(
+            sorted((c, f, l) for c, f, l in self.findings(doc) if f == "use.cpp"),
+            [("rematch-counter-update", "use.cpp", 4),
+             ("rematch-counter-update", "use.cpp", 5)])
+
     def test_deleted_file_no_longer_counts(self):
         self.run_rematch(["a.cpp", "b.cpp", "c.cpp"])
         # c.cpp is gone (renamed away): its summary must not say what
@@ -509,6 +535,55 @@ float Logged::forward(float x) { std::printf("%f", x); return x; }
         for n in self.summary_files():
             if not n.startswith("a.cpp."):
                 self.assertEqual(before[n], os.stat(os.path.join(self.sums, n)).st_mtime_ns)
+
+    def test_two_phase_matrix_equals_one_machine(self):
+        # Phase one: three shards, each with --summaries-only into its own
+        # directory (a CI job's artifact). The report phase: each shard over
+        # the merged directories. The union is the single machine's report,
+        # finding for finding, messages and notes included.
+        self.write("block.cpp", '#include "common.h"\n'
+                   "void block(BatchNorm &bn) { update_all(bn, 2); }\n")
+        self.write("user.cpp", '#include "common.h"\nvoid block(BatchNorm &);\n'
+                   "void train(rematch::Segment &seg, BatchNorm &bn) {\n"
+                   "  seg.forward([&] { block(bn); });\n}\n")
+        files = ["a.cpp", "b.cpp", "c.cpp", "block.cpp", "user.cpp"]
+        one, _, rc = self.run_rematch(files)
+        self.assertEqual(rc, 1)
+        merged = os.path.join(self.dir, "merged")
+        os.mkdir(merged)
+        for i in (1, 2, 3):
+            own = os.path.join(self.dir, "phase1-%d" % i)
+            p = subprocess.run([TOOLS.rematch, "--format=json", "--summaries-only",
+                                "--summaries-dir=" + own, "--shard=%d/3" % i,
+                                *files, "--", "-std=c++17"], cwd=self.dir,
+                               capture_output=True, text=True, timeout=300)
+            self.assertEqual(p.returncode, 0, p.stderr)
+            self.assertEqual(json.loads(p.stdout)["findings"], [])
+            for name in os.listdir(own):
+                shutil.copy(os.path.join(own, name), merged)
+        union = []
+        for i in (1, 2, 3):
+            shard_dir = os.path.join(self.dir, "report-%d" % i)
+            shutil.copytree(merged, shard_dir)
+            p = subprocess.run([TOOLS.rematch, "--format=json",
+                                "--summaries-dir=" + shard_dir, "--shard=%d/3" % i,
+                                *files, "--", "-std=c++17"], cwd=self.dir,
+                               capture_output=True, text=True, timeout=300)
+            self.assertIn(p.returncode, (0, 1), p.stderr)
+            union += json.loads(p.stdout)["findings"]
+        key = lambda f: json.dumps(f, sort_keys=True)
+        self.assertEqual(sorted(map(key, union)), sorted(map(key, one["findings"])))
+        # Cross-shard chains are there: user.cpp (shard 2) reaches c.cpp
+        # (shard 3) through block.cpp (shard 1) and b.cpp (shard 2).
+        self.assertIn(("rematch-counter-update", "user.cpp", 4),
+                      [(f["check"], f["file"], f["line"]) for f in union])
+
+    def test_summaries_only_needs_a_directory(self):
+        p = subprocess.run([TOOLS.rematch, "--summaries-only", "a.cpp", "--",
+                            "-std=c++17"], cwd=self.dir, capture_output=True,
+                           text=True, timeout=300)
+        self.assertEqual(p.returncode, 2)
+        self.assertIn("--summaries-only needs --summaries-dir", p.stderr)
 
     def test_concurrent_runs_share_the_directory(self):
         # Six runs started at once on one directory (CI jobs sharing it, a

@@ -740,8 +740,9 @@ enum class CallReach {
 
 // The facts of the functions defined here that another TU may need: those
 // of the main file, every virtual method (a virtual call anywhere may run
-// it), explicit instantiations, and what they call here (a header's inline function or template
-// instance that nothing here calls is summarised by a TU that calls it).
+// it), explicit instantiations, and what they call here (a header's inline
+// function or template instance that nothing here calls is summarised by a
+// TU that calls it).
 // Of those, a function that has no effect another TU can see, itself or
 // through its calls (a pure leaf, or one that calls only such leaves), is
 // left out, and so are calls to it. The facts are kept in Prefetched for
@@ -809,6 +810,15 @@ void EffectAnalysis::describeFunctions(TUSummary &S) {
     }
     if (May[I])
       Work.push_back(I);
+  }
+  while (!Work.empty()) {
+    unsigned I = Work.back();
+    Work.pop_back();
+    for (unsigned Caller : Callers[I])
+      if (!May[Caller]) {
+        May[Caller] = true;
+        Work.push_back(Caller);
+      }
   }
   PlainLocations Where(SM);
   for (unsigned I = 0; I < Defs.size(); ++I) {

@@ -75,7 +75,6 @@ public:
   std::vector<ChainStep> chain(const FunctionDecl *Body,
                                const Effect &E) const;
 
-
   // Whether the global a GlobalRead effect reads can change between the
   // passes, and how we know.
   enum class GlobalChange {

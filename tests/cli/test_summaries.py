@@ -431,7 +431,12 @@ float Logged::forward(float x) { std::printf("%f", x); return x; }
                    "  seg.forward([&] { p1(s); });\n}\n")
         self.write("q1.cpp", '#include "chain.h"\nvoid p1(S &s) { p2(s); }\n')
         self.write("q2.cpp", '#include "chain.h"\nvoid p2(S &s) { p3(s); }\n')
-        self.write("q3.cpp", '#include "chain.h"\nvoid p3(S &s) { ++s.n; }\n'
+        # In q3.cpp the effect is two local calls down: p3 lists it only
+        # if the file's summary carries it up its own call graph.
+        self.write("q3.cpp", '#include "chain.h"\n'
+                   "static void bump(S &s) { ++s.n; }\n"
+                   "static void via(S &s) { bump(s); }\n"
+                   "void p3(S &s) { via(s); }\n"
                    "void local_only() { S t; p3(t); }\n")
         doc, parsed = self.parses(["q0.cpp", "q1.cpp", "q2.cpp", "q3.cpp"])
         self.assertEqual(parsed, ["q0.cpp", "q0.cpp", "q1.cpp", "q2.cpp", "q3.cpp"])
@@ -439,7 +444,8 @@ float Logged::forward(float x) { std::printf("%f", x); return x; }
         self.assertEqual([(f["check"], f["line"]) for f in found],
                          [("rematch-counter-update", 4)])
         steps = [(n["file"], n["line"]) for n in found[0]["notes"]]
-        for step in [("q1.cpp", 2), ("q2.cpp", 2), ("q3.cpp", 2)]:
+        for step in [("q1.cpp", 2), ("q2.cpp", 2), ("q3.cpp", 4), ("q3.cpp", 3),
+                     ("q3.cpp", 2)]:
             self.assertIn(step, steps)
 
     def test_header_functions_explicit_instantiations_and_virtuals(self):

@@ -38,6 +38,13 @@ bool EntryPoints::mayBeAnnotated(const FunctionDecl &FD) const {
   return false;
 }
 
+bool EntryPoints::mayCheckpoint(const FunctionDecl &FD) const {
+  auto [It, Inserted] = Candidates.try_emplace(&FD, false);
+  if (Inserted)
+    It->second = match(FD) || mayBeAnnotated(FD);
+  return It->second;
+}
+
 std::optional<std::string> EntryPoints::match(const FunctionDecl &FD) const {
   // Most calls are not to an entry point: reject them by their last name
   // before printing a qualified one.
@@ -189,7 +196,7 @@ std::vector<Callable> callablesOf(const Expr *Arg) {
 void collectCheckpointSite(const CallExpr &CE, const EntryPoints &EP,
                            std::vector<CheckpointSite> &Out) {
   const FunctionDecl *FD = CE.getDirectCallee();
-  if (!FD)
+  if (!FD || !EP.mayCheckpoint(*FD))
     return;
   std::optional<std::string> Entry = EP.match(*FD);
   if (!Entry && !EP.mayBeAnnotated(*FD))

@@ -15,6 +15,7 @@
 #include "ModelSet.h"
 #include "Summary.h"
 #include "clang/AST/ExprCXX.h"
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/StringSet.h"
 #include <string>
 #include <vector>
@@ -68,7 +69,12 @@ public:
   // Some parameter of FD might carry the rematch::recomputed annotation.
   bool mayBeAnnotated(const FunctionDecl &FD) const;
 
+  // A call of FD may be a checkpoint call: FD is an entry point or may be
+  // annotated. Remembered per callee, since the walk asks at every call.
+  bool mayCheckpoint(const FunctionDecl &FD) const;
+
 private:
+  mutable llvm::DenseMap<const FunctionDecl *, bool> Candidates;
   llvm::StringMap<std::vector<std::string>> Replays; // by qualified name
   llvm::StringSet<> LastNames; // "forward", "checkpoint", ...
   const ModelSet &Models;

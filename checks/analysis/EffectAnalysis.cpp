@@ -4,6 +4,7 @@
 #include "Components.h"
 #include "EffectCollector.h"
 #include "GlobalWrites.h"
+#include "StmtWalk.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
@@ -83,11 +84,22 @@ public:
   bool TraverseTypeLoc(TypeLoc) { return true; }
   bool TraverseNestedNameSpecifierLoc(NestedNameSpecifierLoc) { return true; }
 
+  // Asked of what sits at namespace scope only: what is declared inside a
+  // class or a function is where that class or function is.
   bool TraverseDecl(Decl *D) {
-    if (D && !isa<TranslationUnitDecl>(D) && D->getLocation().isValid() &&
-        SM.isInSystemHeader(D->getLocation()))
+    if (D && !isa<TranslationUnitDecl>(D) &&
+        D->getLexicalDeclContext()->isFileContext() &&
+        D->getLocation().isValid() && SM.isInSystemHeader(D->getLocation()))
       return true;
     return Base::TraverseDecl(D);
+  }
+
+  // The common nodes directly (StmtWalk.h), the others through the visitor.
+  bool TraverseStmt(Stmt *S, DataRecursionQueue * = nullptr) {
+    walkStatements(
+        S, isPlainStmt, [this](Stmt *Plain) { VisitStmt(Plain); },
+        [this](Stmt *Other) { Base::TraverseStmt(Other); });
+    return true;
   }
 
   bool VisitStmt(Stmt *S) {
@@ -397,6 +409,13 @@ void EffectAnalysis::computeSummaries(
       S->Effects = std::move(N.Facts.Effects);
       for (const Effect &E : S->Effects)
         Seen[I].insert(keyOf(E));
+      // Room for what the callees can bring, so that appending does not
+      // move the effects again and again.
+      size_t Room = S->Effects.size();
+      for (const FunctionDecl *Def : N.Targets)
+        if (auto It = Summaries.find(Def); It != Summaries.end())
+          Room += It->second->Effects.size();
+      S->Effects.reserve(Room);
       Out[I] = S.get();
       Summaries[N.FD] = std::move(S);
       if (!Recursive)

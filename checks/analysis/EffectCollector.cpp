@@ -2,6 +2,7 @@
 
 #include "EffectCollector.h"
 #include "CheckpointSites.h"
+#include "StmtWalk.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
@@ -193,6 +194,19 @@ public:
   bool shouldVisitTemplateInstantiations() const { return true; }
   bool shouldVisitLambdaBody() const { return true; }
 
+  // The common nodes directly (StmtWalk.h), with the visits the visitor
+  // would make; guards (if, blocks) and the rest through the visitor.
+  bool TraverseStmt(Stmt *S, DataRecursionQueue * = nullptr) {
+    walkStatements(
+        S,
+        [](const Stmt &N) {
+          return !isa<IfStmt>(N) && !isa<CompoundStmt>(N) && isPlainStmt(N);
+        },
+        [this](Stmt *N) { visitPlain(N); },
+        [this](Stmt *N) { Base::TraverseStmt(N); });
+    return true;
+  }
+
   void run() {
     if (const Stmt *Body = FD.getBody())
       TraverseStmt(const_cast<Stmt *>(Body));
@@ -321,7 +335,7 @@ public:
       recordStream(CE->getArg(0), CE->getBeginLoc(), "getline");
       return true;
     }
-    addCall(*Callee, CE->getBeginLoc(), nullptr, CE->arguments(), false);
+    addCall(*Callee, CE->getBeginLoc(), nullptr, args(CE), false);
     return true;
   }
 
@@ -361,6 +375,36 @@ public:
   }
 
 private:
+  // What WalkUpFrom would call for a node isPlainStmt accepts.
+  void visitPlain(Stmt *S) {
+    switch (S->getStmtClass()) {
+    case Stmt::DeclRefExprClass:
+      VisitDeclRefExpr(cast<DeclRefExpr>(S));
+      break;
+    case Stmt::MemberExprClass:
+      VisitMemberExpr(cast<MemberExpr>(S));
+      break;
+    case Stmt::UnaryOperatorClass:
+      VisitUnaryOperator(cast<UnaryOperator>(S));
+      break;
+    case Stmt::BinaryOperatorClass:
+    case Stmt::CompoundAssignOperatorClass:
+      VisitBinaryOperator(cast<BinaryOperator>(S));
+      break;
+    case Stmt::CallExprClass:
+    case Stmt::CXXMemberCallExprClass:
+    case Stmt::CXXOperatorCallExprClass:
+      VisitCallExpr(cast<CallExpr>(S));
+      break;
+    case Stmt::CXXConstructExprClass:
+    case Stmt::CXXTemporaryObjectExprClass:
+      VisitCXXConstructExpr(cast<CXXConstructExpr>(S));
+      break;
+    default:
+      break;
+    }
+  }
+
   struct PendingRead {
     const Expr *E;
     const VarDecl *VD;
@@ -578,10 +622,10 @@ private:
       return true;
     }
     if (MD->isStatic()) {
-      addCall(*MD, MC->getBeginLoc(), nullptr, MC->arguments(), false);
+      addCall(*MD, MC->getBeginLoc(), nullptr, args(MC), false);
       return true;
     }
-    addCall(*MD, MC->getBeginLoc(), Obj, MC->arguments(),
+    addCall(*MD, MC->getBeginLoc(), Obj, args(MC),
             MD->isVirtual() && !(Callee && Callee->hasQualifier()), Arrow);
     return true;
   }
@@ -815,14 +859,8 @@ private:
 
   // --- models -----------------------------------------------------------------
 
-  template <class Range> static std::vector<const Expr *> argList(Range R) {
-    std::vector<const Expr *> V;
-    for (const Expr *A : R)
-      V.push_back(A);
-    return V;
-  }
-  static std::vector<const Expr *> args(const CallExpr *CE) {
-    return argList(CE->arguments());
+  static llvm::ArrayRef<const Expr *> args(const CallExpr *CE) {
+    return llvm::ArrayRef<const Expr *>(CE->getArgs(), CE->getNumArgs());
   }
 
   const Expr *argAt(const FunctionDecl &FD, const ArgRef &A,
@@ -1080,14 +1118,6 @@ private:
         C.Args.push_back(Root::local());
     }
     Out.Calls.push_back(std::move(C));
-  }
-  template <class Range>
-  void addCall(const FunctionDecl &Callee, SourceLocation L, const Expr *Obj,
-               Range &&Args, bool Virtual, bool Arrow = false) {
-    llvm::SmallVector<const Expr *, 8> V;
-    for (const Expr *A : Args)
-      V.push_back(A);
-    addCall(Callee, L, Obj, llvm::ArrayRef<const Expr *>(V), Virtual, Arrow);
   }
 
   // The variable at the base of an lvalue path (g in g.a[i].b) is used by the

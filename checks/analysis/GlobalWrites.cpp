@@ -10,14 +10,21 @@ namespace clang::tidy::rematch {
 // as a read counts as a possible write.
 void GlobalUseCollector::onStmt(const Stmt &S) {
   if (const auto *IC = dyn_cast<ImplicitCastExpr>(&S)) {
-    if (IC->getCastKind() == CK_LValueToRValue)
-      markRead(IC->getSubExpr());
+    if (IC->getCastKind() != CK_LValueToRValue)
+      return;
+    // Most loads are of a local or a parameter, named right there.
+    const Expr *Sub = IC->getSubExpr();
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(Sub)) {
+      if (isGlobal(DRE->getDecl()))
+        ReadOnly.insert(DRE);
+      return;
+    }
+    markRead(Sub);
     return;
   }
   if (const auto *DRE = dyn_cast<DeclRefExpr>(&S)) {
-    if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()))
-      if (VD->hasGlobalStorage())
-        Uses.push_back(DRE);
+    if (isGlobal(DRE->getDecl()))
+      Uses.push_back(DRE);
     return;
   }
   if (const auto *ME = dyn_cast<MemberExpr>(&S)) {
@@ -75,12 +82,22 @@ llvm::DenseSet<const VarDecl *> GlobalUseCollector::result() const {
   return Out;
 }
 
+// A variable with static (or thread) storage duration; a parameter, the
+// commonest name in a body, is answered without asking its storage.
+bool GlobalUseCollector::isGlobal(const ValueDecl *D) {
+  const auto *VD = dyn_cast<VarDecl>(D);
+  return VD && !isa<ParmVarDecl>(VD) && VD->hasGlobalStorage();
+}
+
 // The global at the base of an access path (g, g.a, g.a[2]) is only read.
 void GlobalUseCollector::markRead(const Expr *E) {
   for (unsigned Depth = 0; E && Depth < 32; ++Depth) {
     E = E->IgnoreParenImpCasts();
-    if (isa<DeclRefExpr>(E)) {
-      ReadOnly.insert(E);
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
+      // Only uses of globals are looked up in ReadOnly: a local's reads
+      // (most of any body) need no entry.
+      if (isGlobal(DRE->getDecl()))
+        ReadOnly.insert(E);
       return;
     }
     if (const auto *ME = dyn_cast<MemberExpr>(E)) {

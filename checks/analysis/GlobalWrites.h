@@ -33,6 +33,7 @@ public:
 
 private:
   void markRead(const Expr *E);
+  static bool isGlobal(const ValueDecl *D);
   std::vector<const Expr *> Uses;
   llvm::DenseSet<const Expr *> ReadOnly;
 };

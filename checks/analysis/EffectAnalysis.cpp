@@ -97,7 +97,8 @@ public:
   // The common nodes directly (StmtWalk.h), the others through the visitor.
   bool TraverseStmt(Stmt *S, DataRecursionQueue * = nullptr) {
     walkStatements(
-        S, isPlainStmt, [this](Stmt *Plain) { VisitStmt(Plain); },
+        S, [](const Stmt &N) { return isPlainStmt(N); },
+        [this](Stmt *Plain) { VisitStmt(Plain); },
         [this](Stmt *Other) { Base::TraverseStmt(Other); });
     return true;
   }

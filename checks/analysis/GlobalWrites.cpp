@@ -82,11 +82,18 @@ llvm::DenseSet<const VarDecl *> GlobalUseCollector::result() const {
   return Out;
 }
 
-// A variable with static (or thread) storage duration; a parameter, the
-// commonest name in a body, is answered without asking its storage.
+// A variable with static (or thread) storage duration. Parameters and
+// plain locals, the commonest names in a body, are answered without asking
+// for the storage duration.
 bool GlobalUseCollector::isGlobal(const ValueDecl *D) {
   const auto *VD = dyn_cast<VarDecl>(D);
-  return VD && !isa<ParmVarDecl>(VD) && VD->hasGlobalStorage();
+  if (!VD || isa<ParmVarDecl>(VD))
+    return false;
+  if (VD->getStorageClass() == SC_None &&
+      VD->getTSCSpec() == TSCS_unspecified &&
+      VD->getDeclContext()->isFunctionOrMethod())
+    return false;
+  return VD->hasGlobalStorage();
 }
 
 // The global at the base of an access path (g, g.a, g.a[2]) is only read.

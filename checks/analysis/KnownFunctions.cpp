@@ -31,12 +31,15 @@ std::string displayName(const FunctionDecl *FD) {
 }
 
 std::string withoutTemplateArgs(llvm::StringRef Name) {
+  if (!Name.contains('<'))
+    return Name.str(); // most names: nothing to take out
   std::string Out;
+  Out.reserve(Name.size());
   int Depth = 0;
   for (size_t I = 0; I < Name.size(); ++I) {
     char C = Name[I];
     // operator<, operator<< and friends are names, not argument lists.
-    if (Name.substr(I).starts_with("operator")) {
+    if (C == 'o' && Name.substr(I).starts_with("operator")) {
       size_t End = I + 8;
       while (End < Name.size() && !std::isalnum((unsigned char)Name[End]) &&
              Name[End] != '_' && Name[End] != ':' && Name[End] != '(')

@@ -73,6 +73,43 @@ inline bool isPlainStmt(const Stmt &S) {
   }
 }
 
+// S's children, the first on top. The commonest nodes without a call into
+// Stmt::children().
+inline void pushChildren(Stmt &S, llvm::SmallVectorImpl<Stmt *> &Stack) {
+  switch (S.getStmtClass()) {
+  case Stmt::DeclRefExprClass:
+  case Stmt::IntegerLiteralClass:
+  case Stmt::FloatingLiteralClass:
+  case Stmt::CharacterLiteralClass:
+  case Stmt::StringLiteralClass:
+  case Stmt::CXXBoolLiteralExprClass:
+  case Stmt::CXXNullPtrLiteralExprClass:
+  case Stmt::CXXThisExprClass:
+    return;
+  case Stmt::ImplicitCastExprClass:
+    Stack.push_back(cast<ImplicitCastExpr>(S).getSubExpr());
+    return;
+  case Stmt::ParenExprClass:
+    Stack.push_back(cast<ParenExpr>(S).getSubExpr());
+    return;
+  case Stmt::MemberExprClass:
+    Stack.push_back(cast<MemberExpr>(S).getBase());
+    return;
+  case Stmt::BinaryOperatorClass:
+  case Stmt::CompoundAssignOperatorClass:
+    Stack.push_back(cast<BinaryOperator>(S).getRHS());
+    Stack.push_back(cast<BinaryOperator>(S).getLHS());
+    return;
+  default: {
+    size_t First = Stack.size();
+    for (Stmt *Child : S.children())
+      Stack.push_back(Child);
+    std::reverse(Stack.begin() + First, Stack.end());
+    return;
+  }
+  }
+}
+
 // Walks Root depth first: Visit(S) for each node Plain(S) accepts, then its
 // children; Other(S) for any other node, which is then the caller's to
 // traverse with everything below it.
@@ -88,10 +125,7 @@ void walkStatements(Stmt *Root, PlainFn Plain, VisitFn Visit, OtherFn Other) {
       continue;
     }
     Visit(S);
-    size_t First = Stack.size();
-    for (Stmt *Child : S->children())
-      Stack.push_back(Child);
-    std::reverse(Stack.begin() + First, Stack.end());
+    pushChildren(*S, Stack);
   }
 }
 

@@ -12,6 +12,7 @@
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/Expr.h"
 #include "clang/Basic/SourceLocation.h"
+#include "llvm/ADT/SmallVector.h"
 #include <optional>
 #include <string>
 #include <vector>
@@ -103,7 +104,7 @@ struct CallSite {
   const FunctionDecl *Callee = nullptr;
   SourceLocation Loc;
   Root Object;             // root of the implicit object (member calls)
-  std::vector<Root> Args;  // per parameter: root of the referred object
+  llvm::SmallVector<Root, 4> Args; // per parameter: what it refers to
   bool Virtual = false;
   // For a virtual call: the static class of the object; only overrides in
   // it or classes derived from it can run.

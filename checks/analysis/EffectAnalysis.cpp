@@ -10,11 +10,11 @@
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"
 #include "llvm/ADT/DenseSet.h"
-#include "llvm/ADT/Hashing.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/xxhash.h"
 #include <map>
 #include <mutex>
 #include <tuple>
@@ -33,26 +33,41 @@ std::string mainFilePath(ASTContext &Ctx) {
 
 using EffectKey = uint64_t;
 
+// The finaliser of splitmix64: every bit of the result depends on every bit
+// of X.
+uint64_t mix(uint64_t X) {
+  X ^= X >> 30;
+  X *= 0xbf58476d1ce4e5b9ULL;
+  X ^= X >> 27;
+  X *= 0x94d049bb133111ebULL;
+  return X ^ (X >> 31);
+}
+
+// Own effects: one per expression, kind and subject. Inherited effects: one
+// per call, kind and target, however many paths lead there; global reads
+// one per global too, since which globals can change is decided after the
+// summaries and one that cannot must not hide one that can. A hash serves:
+// a collision would only merge two findings at one location.
+EffectKey keyOf(EffectKind Kind, Root Target, SourceLocation Loc,
+                llvm::StringRef Subject, const VarDecl *Global,
+                llvm::StringRef GlobalUsr, bool PartOfChange) {
+  uint64_t H = mix((uint64_t(Kind) << 56) ^ (uint64_t(Target.K) << 48) ^
+                   (uint64_t(Target.Index) << 32) ^ Loc.getRawEncoding());
+  if (!Subject.empty())
+    H = mix(H ^ llvm::xxh3_64bits(Subject));
+  if (Global)
+    H = mix(H ^ reinterpret_cast<uintptr_t>(Global->getCanonicalDecl()));
+  if (!GlobalUsr.empty())
+    H = mix(H ^ llvm::xxh3_64bits(GlobalUsr));
+  return PartOfChange ? mix(H ^ 1) : H;
+}
+
 EffectKey keyOf(const Effect &E) {
-  // Own effects: one per expression, kind and subject. Inherited effects:
-  // one per call, kind and target, however many paths lead there; global
-  // reads one per global too, since which globals can change is decided
-  // after the summaries and one that cannot must not hide one that can. A
-  // hash serves: a collision would only merge two findings at one location.
-  const bool Inherited = E.Callee != nullptr;
-  const void *Global = nullptr;
-  llvm::StringRef GlobalUsr;
-  bool PartOfChange = false; // must not hide a plain read of the same global
-  if (Inherited && E.Kind == EffectKind::GlobalRead) {
-    Global = E.Var ? E.Var->getCanonicalDecl() : nullptr;
-    GlobalUsr = E.VarUsr;
-    PartOfChange = E.PartOfChange;
-  }
-  return llvm::hash_combine(int(E.Kind), E.Loc.getRawEncoding(),
-                            int(E.Target.K), E.Target.Index,
-                            Inherited ? llvm::StringRef()
-                                      : llvm::StringRef(E.Subject),
-                            Global, GlobalUsr, PartOfChange);
+  if (!E.Callee) // own
+    return keyOf(E.Kind, E.Target, E.Loc, E.Subject, nullptr, {}, false);
+  if (E.Kind != EffectKind::GlobalRead)
+    return keyOf(E.Kind, E.Target, E.Loc, {}, nullptr, {}, false);
+  return keyOf(E.Kind, E.Target, E.Loc, {}, E.Var, E.VarUsr, E.PartOfChange);
 }
 
 // The one walk over the translation unit (outside system headers, which are
@@ -347,18 +362,30 @@ void EffectAnalysis::computeSummaries(
         std::optional<Root> R = mapRoot(From.Target, C);
         if (!R)
           return;
-        Effect E;
+        const VarDecl *Var = nullptr;
+        bool PartOfChange = false;
+        if constexpr (std::is_same_v<std::decay_t<decltype(From)>, Effect>) {
+          Var = From.Var;
+          PartOfChange = From.PartOfChange;
+        }
+        bool Read = From.Kind == EffectKind::GlobalRead;
+        if (!Seen.insert(keyOf(From.Kind, *R, C.Loc, {}, Read ? Var : nullptr,
+                               Read ? llvm::StringRef(From.VarUsr) : "",
+                               Read && PartOfChange))
+                 .second)
+          return;
+        // In place when there is room: From may be in S itself (recursion),
+        // and only a reallocation would move it.
+        std::optional<Effect> Local;
+        bool InPlace = S.Effects.size() < S.Effects.capacity();
+        Effect &E = InPlace ? S.Effects.emplace_back() : Local.emplace();
         E.Kind = From.Kind;
         E.Target = *R;
         E.Loc = C.Loc;
         E.Callee = Callee;
         E.VarUsr = From.VarUsr;
-        if constexpr (std::is_same_v<std::decay_t<decltype(From)>, Effect>) {
-          E.Var = From.Var;
-          E.PartOfChange = From.PartOfChange;
-        }
-        if (!Seen.insert(keyOf(E)).second)
-          return;
+        E.Var = Var;
+        E.PartOfChange = PartOfChange;
         E.Subject = From.Subject;
         E.Detail = From.Detail;
         copyModelFacts(E, From);
@@ -367,7 +394,8 @@ void EffectAnalysis::computeSummaries(
         E.External = External;
         E.ExternalUsr = OverrideUsr.str();
         E.Virtual = C.Virtual || From.Virtual || !OverrideUsr.empty();
-        S.Effects.push_back(std::move(E));
+        if (!InPlace)
+          S.Effects.push_back(std::move(*Local));
         Grew = true;
       };
       for (unsigned TI = N.TargetBegin[CI]; TI < N.TargetBegin[CI + 1]; ++TI) {
@@ -878,7 +906,7 @@ void EffectAnalysis::describeFunctions(TUSummary &S) {
       X.CalleeName = displayName(C.Callee);
       X.Loc = Where(C.Loc);
       X.Object = C.Object;
-      X.Args = C.Args;
+      X.Args.assign(C.Args.begin(), C.Args.end());
       while (!X.Args.empty() && !X.Args.back().isOutside())
         X.Args.pop_back();
       X.Virtual = C.Virtual;

@@ -112,7 +112,7 @@ public:
   // The common nodes directly (StmtWalk.h), the others through the visitor.
   bool TraverseStmt(Stmt *S, DataRecursionQueue * = nullptr) {
     walkStatements(
-        S, [](const Stmt &N) { return isPlainStmt(N); },
+        S, [](const Stmt &) { return true; },
         [this](Stmt *Plain) { VisitStmt(Plain); },
         [this](Stmt *Other) { Base::TraverseStmt(Other); });
     return true;

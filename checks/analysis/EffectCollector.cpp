@@ -199,9 +199,7 @@ public:
   bool TraverseStmt(Stmt *S, DataRecursionQueue * = nullptr) {
     walkStatements(
         S,
-        [](const Stmt &N) {
-          return !isa<IfStmt>(N) && !isa<CompoundStmt>(N) && isPlainStmt(N);
-        },
+        [](const Stmt &N) { return !isa<IfStmt>(N) && !isa<CompoundStmt>(N); },
         [this](Stmt *N) { visitPlain(N); },
         [this](Stmt *N) { Base::TraverseStmt(N); });
     return true;
@@ -375,7 +373,7 @@ public:
   }
 
 private:
-  // What WalkUpFrom would call for a node isPlainStmt accepts.
+  // What WalkUpFrom would call for a node the statement walk takes.
   void visitPlain(Stmt *S) {
     switch (S->getStmtClass()) {
     case Stmt::DeclRefExprClass:

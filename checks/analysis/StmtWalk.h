@@ -1,4 +1,4 @@
-//===--- StmtWalk.h - the common nodes of a body, walked directly -*- C++ -*-===//
+//===--- StmtWalk.h - a body's common nodes, walked directly -*- C++ -*-===//
 //
 // Most nodes of a function body are statements and expressions that
 // RecursiveASTVisitor traverses by visiting the node and then its children,
@@ -20,26 +20,55 @@
 
 namespace clang::tidy::rematch {
 
-// The visitor would visit S and then its children, and nothing else (the
-// casts' written types are skipped by both walkers).
-inline bool isPlainStmt(const Stmt &S) {
+// How the visitor would traverse a node: Other when it does more than visit
+// the node and then its children (declarations, template arguments, written
+// types that are not skipped), otherwise which children it has, so that the
+// commonest nodes need no call into Stmt::children().
+enum class StmtShape {
+  Other,
+  Leaf,
+  CastSub,
+  ParenSub,
+  MemberBase,
+  Binary,
+  Children
+};
+
+inline StmtShape shapeOf(const Stmt &S) {
   switch (S.getStmtClass()) {
   case Stmt::DeclRefExprClass:
-    return !cast<DeclRefExpr>(S).hasExplicitTemplateArgs();
+    return cast<DeclRefExpr>(S).hasExplicitTemplateArgs() ? StmtShape::Other
+                                                          : StmtShape::Leaf;
   case Stmt::MemberExprClass:
-    return !cast<MemberExpr>(S).hasExplicitTemplateArgs();
+    return cast<MemberExpr>(S).hasExplicitTemplateArgs()
+               ? StmtShape::Other
+               : StmtShape::MemberBase;
+  case Stmt::IntegerLiteralClass:
+  case Stmt::FloatingLiteralClass:
+  case Stmt::CharacterLiteralClass:
+  case Stmt::StringLiteralClass:
+  case Stmt::CXXBoolLiteralExprClass:
+  case Stmt::CXXNullPtrLiteralExprClass:
+  case Stmt::CXXThisExprClass:
+  case Stmt::NullStmtClass:
+  case Stmt::BreakStmtClass:
+  case Stmt::ContinueStmtClass:
+    return StmtShape::Leaf;
   case Stmt::ImplicitCastExprClass:
-  case Stmt::CStyleCastExprClass:
+    return StmtShape::CastSub;
+  case Stmt::ParenExprClass:
+    return StmtShape::ParenSub;
+  case Stmt::BinaryOperatorClass:
+  case Stmt::CompoundAssignOperatorClass:
+    return StmtShape::Binary;
+  case Stmt::CStyleCastExprClass: // their written types: skipped
   case Stmt::CXXStaticCastExprClass:
   case Stmt::CXXFunctionalCastExprClass:
   case Stmt::CXXConstCastExprClass:
   case Stmt::CXXReinterpretCastExprClass:
   case Stmt::CXXTemporaryObjectExprClass:
-  case Stmt::BinaryOperatorClass:
-  case Stmt::CompoundAssignOperatorClass:
   case Stmt::UnaryOperatorClass:
   case Stmt::ConditionalOperatorClass:
-  case Stmt::ParenExprClass:
   case Stmt::ArraySubscriptExprClass:
   case Stmt::CallExprClass:
   case Stmt::CXXMemberCallExprClass:
@@ -48,18 +77,8 @@ inline bool isPlainStmt(const Stmt &S) {
   case Stmt::CXXBindTemporaryExprClass:
   case Stmt::ExprWithCleanupsClass:
   case Stmt::ConstantExprClass:
-  case Stmt::CXXThisExprClass:
-  case Stmt::IntegerLiteralClass:
-  case Stmt::FloatingLiteralClass:
-  case Stmt::CharacterLiteralClass:
-  case Stmt::StringLiteralClass:
-  case Stmt::CXXBoolLiteralExprClass:
-  case Stmt::CXXNullPtrLiteralExprClass:
   case Stmt::CompoundStmtClass:
   case Stmt::ReturnStmtClass:
-  case Stmt::NullStmtClass:
-  case Stmt::BreakStmtClass:
-  case Stmt::ContinueStmtClass:
   case Stmt::IfStmtClass:
   case Stmt::ForStmtClass:
   case Stmt::WhileStmtClass:
@@ -67,65 +86,54 @@ inline bool isPlainStmt(const Stmt &S) {
   case Stmt::SwitchStmtClass:
   case Stmt::CaseStmtClass:
   case Stmt::DefaultStmtClass:
-    return true;
+    return StmtShape::Children;
   default:
-    return false;
+    return StmtShape::Other;
   }
 }
 
-// S's children, the first on top. The commonest nodes without a call into
-// Stmt::children().
-inline void pushChildren(Stmt &S, llvm::SmallVectorImpl<Stmt *> &Stack) {
-  switch (S.getStmtClass()) {
-  case Stmt::DeclRefExprClass:
-  case Stmt::IntegerLiteralClass:
-  case Stmt::FloatingLiteralClass:
-  case Stmt::CharacterLiteralClass:
-  case Stmt::StringLiteralClass:
-  case Stmt::CXXBoolLiteralExprClass:
-  case Stmt::CXXNullPtrLiteralExprClass:
-  case Stmt::CXXThisExprClass:
-    return;
-  case Stmt::ImplicitCastExprClass:
-    Stack.push_back(cast<ImplicitCastExpr>(S).getSubExpr());
-    return;
-  case Stmt::ParenExprClass:
-    Stack.push_back(cast<ParenExpr>(S).getSubExpr());
-    return;
-  case Stmt::MemberExprClass:
-    Stack.push_back(cast<MemberExpr>(S).getBase());
-    return;
-  case Stmt::BinaryOperatorClass:
-  case Stmt::CompoundAssignOperatorClass:
-    Stack.push_back(cast<BinaryOperator>(S).getRHS());
-    Stack.push_back(cast<BinaryOperator>(S).getLHS());
-    return;
-  default: {
-    size_t First = Stack.size();
-    for (Stmt *Child : S.children())
-      Stack.push_back(Child);
-    std::reverse(Stack.begin() + First, Stack.end());
-    return;
-  }
-  }
-}
-
-// Walks Root depth first: Visit(S) for each node Plain(S) accepts, then its
-// children; Other(S) for any other node, which is then the caller's to
-// traverse with everything below it.
-template <class PlainFn, class VisitFn, class OtherFn>
-void walkStatements(Stmt *Root, PlainFn Plain, VisitFn Visit, OtherFn Other) {
+// Walks Root depth first: Visit(S) for each node whose shape is not Other
+// (and that Keep(S) leaves to the walk), then its children; Other(S) for
+// any other node, which is then the caller's to traverse with everything
+// below it.
+template <class KeepFn, class VisitFn, class OtherFn>
+void walkStatements(Stmt *Root, KeepFn Keep, VisitFn Visit, OtherFn Other) {
   llvm::SmallVector<Stmt *, 32> Stack{Root};
   while (!Stack.empty()) {
     Stmt *S = Stack.pop_back_val();
     if (!S)
       continue;
-    if (!Plain(*S)) {
+    StmtShape Shape = shapeOf(*S);
+    if (Shape == StmtShape::Other || !Keep(*S)) {
       Other(S);
       continue;
     }
     Visit(S);
-    pushChildren(*S, Stack);
+    switch (Shape) {
+    case StmtShape::Other:
+    case StmtShape::Leaf:
+      break;
+    case StmtShape::CastSub:
+      Stack.push_back(cast<ImplicitCastExpr>(S)->getSubExpr());
+      break;
+    case StmtShape::ParenSub:
+      Stack.push_back(cast<ParenExpr>(S)->getSubExpr());
+      break;
+    case StmtShape::MemberBase:
+      Stack.push_back(cast<MemberExpr>(S)->getBase());
+      break;
+    case StmtShape::Binary: // the first child on top
+      Stack.push_back(cast<BinaryOperator>(S)->getRHS());
+      Stack.push_back(cast<BinaryOperator>(S)->getLHS());
+      break;
+    case StmtShape::Children: {
+      size_t First = Stack.size();
+      for (Stmt *Child : S->children())
+        Stack.push_back(Child);
+      std::reverse(Stack.begin() + First, Stack.end());
+      break;
+    }
+    }
   }
 }
 

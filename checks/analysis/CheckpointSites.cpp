@@ -196,11 +196,9 @@ std::vector<Callable> callablesOf(const Expr *Arg) {
 void collectCheckpointSite(const CallExpr &CE, const EntryPoints &EP,
                            std::vector<CheckpointSite> &Out) {
   const FunctionDecl *FD = CE.getDirectCallee();
-  if (!FD || !EP.mayCheckpoint(*FD))
+  if (!FD || !EP.mayCheckpoint(*FD)) // an entry point or maybe annotated
     return;
   std::optional<std::string> Entry = EP.match(*FD);
-  if (!Entry && !EP.mayBeAnnotated(*FD))
-    return;
   // Arguments of an operator call on an object start after the object.
   unsigned Offset = 0;
   if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(&CE))

@@ -62,12 +62,21 @@ EffectKey keyOf(EffectKind Kind, Root Target, SourceLocation Loc,
   return PartOfChange ? mix(H ^ 1) : H;
 }
 
+// An effect inherited at a call: the global and whether the read is part of
+// a change count for global reads only.
+EffectKey inheritedKey(EffectKind Kind, Root Target, SourceLocation Loc,
+                       const VarDecl *Var, llvm::StringRef VarUsr,
+                       bool PartOfChange) {
+  if (Kind != EffectKind::GlobalRead)
+    return keyOf(Kind, Target, Loc, {}, nullptr, {}, false);
+  return keyOf(Kind, Target, Loc, {}, Var, VarUsr, PartOfChange);
+}
+
 EffectKey keyOf(const Effect &E) {
   if (!E.Callee) // own
     return keyOf(E.Kind, E.Target, E.Loc, E.Subject, nullptr, {}, false);
-  if (E.Kind != EffectKind::GlobalRead)
-    return keyOf(E.Kind, E.Target, E.Loc, {}, nullptr, {}, false);
-  return keyOf(E.Kind, E.Target, E.Loc, {}, E.Var, E.VarUsr, E.PartOfChange);
+  return inheritedKey(E.Kind, E.Target, E.Loc, E.Var, E.VarUsr,
+                      E.PartOfChange);
 }
 
 // The one walk over the translation unit (outside system headers, which are
@@ -368,10 +377,8 @@ void EffectAnalysis::computeSummaries(
           Var = From.Var;
           PartOfChange = From.PartOfChange;
         }
-        bool Read = From.Kind == EffectKind::GlobalRead;
-        if (!Seen.insert(keyOf(From.Kind, *R, C.Loc, {}, Read ? Var : nullptr,
-                               Read ? llvm::StringRef(From.VarUsr) : "",
-                               Read && PartOfChange))
+        if (!Seen.insert(inheritedKey(From.Kind, *R, C.Loc, Var, From.VarUsr,
+                                      PartOfChange))
                  .second)
           return;
         // In place when there is room: From may be in S itself (recursion),

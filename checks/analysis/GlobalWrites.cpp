@@ -10,16 +10,8 @@ namespace clang::tidy::rematch {
 // as a read counts as a possible write.
 void GlobalUseCollector::onStmt(const Stmt &S) {
   if (const auto *IC = dyn_cast<ImplicitCastExpr>(&S)) {
-    if (IC->getCastKind() != CK_LValueToRValue)
-      return;
-    // Most loads are of a local or a parameter, named right there.
-    const Expr *Sub = IC->getSubExpr();
-    if (const auto *DRE = dyn_cast<DeclRefExpr>(Sub)) {
-      if (isGlobal(DRE->getDecl()))
-        ReadOnly.insert(DRE);
-      return;
-    }
-    markRead(Sub);
+    if (IC->getCastKind() == CK_LValueToRValue)
+      markRead(IC->getSubExpr());
     return;
   }
   if (const auto *DRE = dyn_cast<DeclRefExpr>(&S)) {
@@ -99,7 +91,9 @@ bool GlobalUseCollector::isGlobal(const ValueDecl *D) {
 // The global at the base of an access path (g, g.a, g.a[2]) is only read.
 void GlobalUseCollector::markRead(const Expr *E) {
   for (unsigned Depth = 0; E && Depth < 32; ++Depth) {
-    E = E->IgnoreParenImpCasts();
+    // Most reads are of a variable named right there: nothing to skip.
+    if (!isa<DeclRefExpr>(E))
+      E = E->IgnoreParenImpCasts();
     if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
       // Only uses of globals are looked up in ReadOnly: a local's reads
       // (most of any body) need no entry.

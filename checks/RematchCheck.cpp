@@ -21,6 +21,8 @@ std::string callableText(const Callable &C) {
     return "checkpointed function " + quoted(C.Name);
   case Callable::Functor:
     return "checkpointed functor " + quoted(C.Name);
+  case Callable::Module:
+    return "checkpointed module " + quoted(C.Name);
   }
   return "checkpointed callable";
 }

@@ -76,26 +76,29 @@ bool isRecomputedParam(const FunctionDecl &FD, unsigned I) {
 
 namespace {
 
-void addCallOperators(const CXXRecordDecl *RD, Callable::Kind K,
-                      std::vector<Callable> &Out,
-                      const LambdaExpr *Lambda = nullptr) {
+// The member functions of RD that Pick chooses: those with a body here, or,
+// for a functor or module whose member is defined in another translation
+// unit, its declaration. Name: what messages call the callable.
+template <class PickT>
+void addMethods(const CXXRecordDecl *RD, Callable::Kind K, PickT Pick,
+                std::vector<Callable> &Out, const LambdaExpr *Lambda,
+                const std::string &Name) {
   if (!RD || !RD->hasDefinition())
     return;
   RD = RD->getDefinition();
-  std::string Name = K == Callable::Functor ? canonicalName(*RD) : "";
   for (const Decl *D : RD->decls()) {
     if (const auto *MD = dyn_cast<CXXMethodDecl>(D)) {
-      if (MD->getOverloadedOperator() != OO_Call)
+      if (!Pick(*MD))
         continue;
       if (MD->hasBody())
         Out.push_back({K, MD, Name, Lambda});
-      else if (K == Callable::Functor)
+      else if (K != Callable::Lambda)
         Out.push_back({K, nullptr, Name, nullptr, nullptr, MD});
     } else if (const auto *FTD = dyn_cast<FunctionTemplateDecl>(D)) {
-      // Generic lambdas and templated operator(): the instantiations are
-      // what runs.
+      // Generic lambdas and member templates: the instantiations are what
+      // runs.
       const auto *MD = dyn_cast<CXXMethodDecl>(FTD->getTemplatedDecl());
-      if (!MD || MD->getOverloadedOperator() != OO_Call)
+      if (!MD || !Pick(*MD))
         continue;
       for (const FunctionDecl *Spec : FTD->specializations())
         if (Spec->hasBody())
@@ -104,6 +107,18 @@ void addCallOperators(const CXXRecordDecl *RD, Callable::Kind K,
   }
 }
 
+void addCallOperators(const CXXRecordDecl *RD, Callable::Kind K,
+                      std::vector<Callable> &Out,
+                      const LambdaExpr *Lambda = nullptr) {
+  std::string Name =
+      K == Callable::Lambda || !RD ? "" : canonicalName(*RD);
+  addMethods(
+      RD, K,
+      [](const CXXMethodDecl &MD) {
+        return MD.getOverloadedOperator() == OO_Call;
+      },
+      Out, Lambda, Name);
+}
 
 bool isStdFunction(QualType T) {
   const CXXRecordDecl *RD = T.getNonReferenceType()->getAsCXXRecordDecl();
@@ -111,62 +126,126 @@ bool isStdFunction(QualType T) {
          canonicalName(*RD) == "std::function";
 }
 
-void collect(const Expr *E, std::vector<Callable> &Out, unsigned Depth) {
-  E = skipWrappers(E);
-  if (!E || Depth > 8)
-    return;
-  if (const auto *L = dyn_cast<LambdaExpr>(E)) {
-    addCallOperators(L->getLambdaClass(), Callable::Lambda, Out, L);
-    return;
-  }
-  if (const auto *UO = dyn_cast<UnaryOperator>(E))
-    if (UO->getOpcode() == UO_AddrOf)
-      return collect(UO->getSubExpr(), Out, Depth + 1);
-  if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
-    if (const auto *FD = dyn_cast<FunctionDecl>(DRE->getDecl())) {
-      if (const FunctionDecl *Def = FD->getDefinition())
-        Out.push_back({Callable::Function, Def, canonicalName(*FD), nullptr});
-      else if (!FD->isTemplateInstantiation())
-        Out.push_back({Callable::Function, nullptr, canonicalName(*FD),
-                       nullptr, nullptr, FD});
+// What a checkpoint call's argument denotes: lambdas, functions, functors,
+// and the objects the models say run a member function (modules).
+class Collector {
+public:
+  explicit Collector(const ModelSet &Models) : Models(Models) {}
+
+  void collect(const Expr *E, std::vector<Callable> &Out, unsigned Depth) {
+    E = skipWrappers(E);
+    if (!E || Depth > 8)
+      return;
+    if (const auto *L = dyn_cast<LambdaExpr>(E)) {
+      addCallOperators(L->getLambdaClass(), Callable::Lambda, Out, L);
       return;
     }
-    if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl())) {
-      // A local initialised with a lambda (or a std::function built from
-      // one) is that lambda.
-      if (VD->hasLocalStorage() && VD->getInit() &&
-          !VD->getType()->isReferenceType()) {
-        size_t Before = Out.size();
-        collect(VD->getInit(), Out, Depth + 1);
-        if (Out.size() != Before)
-          return;
+    if (const auto *UO = dyn_cast<UnaryOperator>(E))
+      if (UO->getOpcode() == UO_AddrOf)
+        return collect(UO->getSubExpr(), Out, Depth + 1);
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
+      if (const auto *FD = dyn_cast<FunctionDecl>(DRE->getDecl())) {
+        if (const FunctionDecl *Def = FD->getDefinition())
+          Out.push_back({Callable::Function, Def, canonicalName(*FD), nullptr});
+        else if (!FD->isTemplateInstantiation())
+          Out.push_back({Callable::Function, nullptr, canonicalName(*FD),
+                         nullptr, nullptr, FD});
+        return;
       }
-      QualType T = VD->getType().getNonReferenceType();
-      if (const CXXRecordDecl *RD = T->getAsCXXRecordDecl())
-        if (!isStdFunction(T))
-          addCallOperators(RD, RD->isLambda() ? Callable::Lambda
-                                              : Callable::Functor,
-                           Out);
+      if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl())) {
+        // A local initialised with a lambda (or a std::function built from
+        // one) is that lambda.
+        if (VD->hasLocalStorage() && VD->getInit() &&
+            !VD->getType()->isReferenceType()) {
+          size_t Before = Out.size();
+          collect(VD->getInit(), Out, Depth + 1);
+          if (Out.size() != Before)
+            return;
+        }
+      }
+    } else if (const auto *CE = dyn_cast<CXXConstructExpr>(E)) {
+      if (isStdFunction(CE->getType()) ||
+          CE->getConstructor()->isCopyOrMoveConstructor()) {
+        if (CE->getNumArgs() > 0)
+          collect(CE->getArg(0), Out, Depth + 1);
+        return;
+      }
     }
-    return;
-  }
-  if (const auto *CE = dyn_cast<CXXConstructExpr>(E)) {
-    QualType T = CE->getType();
-    if (isStdFunction(T) || CE->getConstructor()->isCopyOrMoveConstructor()) {
-      if (CE->getNumArgs() > 0)
-        collect(CE->getArg(0), Out, Depth + 1);
+    // Any other value of class type: a functor, a module, or a holder of one
+    // (a variable, an element of a list of modules, a member).
+    QualType T = E->getType().getNonReferenceType();
+    if (isStdFunction(T))
       return;
-    }
     if (const CXXRecordDecl *RD = T->getAsCXXRecordDecl())
-      addCallOperators(RD, Callable::Functor, Out);
-    return;
+      addObject(RD, Out);
   }
-  if (const auto *IL = dyn_cast<InitListExpr>(E)) {
-    if (const CXXRecordDecl *RD = IL->getType()->getAsCXXRecordDecl())
-      addCallOperators(RD, Callable::Functor, Out);
-    return;
+
+private:
+  void addObject(const CXXRecordDecl *RD, std::vector<Callable> &Out) {
+    for (const ModelCallableObject &O : Models.callableObjects())
+      if (const CXXRecordDecl *Runs = runner(RD, O, 0)) {
+        addRunMethod(Runs, O.Method, Out);
+        return;
+      }
+    addCallOperators(RD, RD->isLambda() ? Callable::Lambda : Callable::Functor,
+                     Out);
   }
-}
+
+  // The class whose Method runs when an object of class RD is passed: RD
+  // when it is or derives from O.Class, the held class when RD is (or
+  // derives from) one of O.Holders.
+  const CXXRecordDecl *runner(const CXXRecordDecl *RD,
+                              const ModelCallableObject &O, unsigned Depth) {
+    RD = RD ? RD->getDefinition() : nullptr;
+    if (!RD || Depth > 4)
+      return nullptr;
+    bool Derives = false;
+    const CXXRecordDecl *Held = nullptr;
+    auto Visit = [&](const CXXRecordDecl *C) {
+      if (C->getIdentifier() && canonicalName(*C) == O.Class)
+        Derives = true;
+      else if (!Held)
+        Held = held(C, O, Depth);
+      return !Derives;
+    };
+    if (Visit(RD))
+      RD->forallBases(Visit);
+    return Derives ? RD : Held;
+  }
+
+  const CXXRecordDecl *held(const CXXRecordDecl *C,
+                            const ModelCallableObject &O, unsigned Depth) {
+    const auto *S = dyn_cast<ClassTemplateSpecializationDecl>(C);
+    if (!S || S->getTemplateArgs().size() == 0 ||
+        !llvm::is_contained(O.Holders,
+                            canonicalName(*S->getSpecializedTemplate())))
+      return nullptr;
+    const TemplateArgument &A = S->getTemplateArgs()[0];
+    if (A.getKind() != TemplateArgument::Type)
+      return nullptr;
+    return runner(A.getAsType()->getAsCXXRecordDecl(), O, Depth + 1);
+  }
+
+  // Method of RD, or of the nearest base that declares it; named for RD
+  // (a BatchNorm1dImpl runs the forward of its BatchNormImplBase).
+  void addRunMethod(const CXXRecordDecl *RD, StringRef Method,
+                    std::vector<Callable> &Out) {
+    auto Named = [Method](const CXXMethodDecl &MD) {
+      return MD.getIdentifier() && MD.getName() == Method;
+    };
+    std::string Name = canonicalName(*RD);
+    size_t Before = Out.size();
+    addMethods(RD, Callable::Module, Named, Out, nullptr, Name);
+    if (Out.size() != Before)
+      return;
+    RD->forallBases([&](const CXXRecordDecl *B) {
+      addMethods(B, Callable::Module, Named, Out, nullptr, Name);
+      return Out.size() == Before;
+    });
+  }
+
+  const ModelSet &Models;
+};
 
 } // namespace
 
@@ -185,12 +264,6 @@ const Expr *skipWrappers(const Expr *E) {
       return E;
   }
   return E;
-}
-
-std::vector<Callable> callablesOf(const Expr *Arg) {
-  std::vector<Callable> Out;
-  collect(Arg, Out, 0);
-  return Out;
 }
 
 void collectCheckpointSite(const CallExpr &CE, const EntryPoints &EP,
@@ -213,18 +286,34 @@ void collectCheckpointSite(const CallExpr &CE, const EntryPoints &EP,
       Annotated = isRecomputedParam(*FD, P);
   if (!Entry && !Annotated)
     return;
+  // Without a named or annotated parameter, the callable is the first
+  // argument that is a lambda, function or functor; failing one, the first
+  // module (checkpoint(module, fn, inputs) runs fn, checkpoint(module,
+  // inputs) the module's forward).
+  bool First = !Named && !Annotated;
+  Collector Args(EP.models());
+  std::vector<Callable> Found, Modules;
   for (unsigned I = Offset; I < CE.getNumArgs(); ++I) {
     unsigned Param = I - Offset;
     if (Named ? Param != *Named
               : Annotated && !isRecomputedParam(*FD, Param))
       continue;
-    size_t Before = Site.Callables.size();
-    collect(CE.getArg(I), Site.Callables, 0);
-    for (size_t C = Before; C < Site.Callables.size(); ++C)
-      Site.Callables[C].Arg = CE.getArg(I);
-    if (!Named && !Annotated && Site.Callables.size() != Before)
+    Found.clear();
+    Args.collect(CE.getArg(I), Found, 0);
+    for (Callable &C : Found)
+      C.Arg = CE.getArg(I);
+    bool IsModule = !Found.empty() && Found.front().K == Callable::Module;
+    if (First && IsModule) {
+      if (Modules.empty())
+        Modules = std::move(Found);
+      continue;
+    }
+    llvm::append_range(Site.Callables, Found);
+    if (First && !Found.empty())
       break; // the first callable argument; the rest are its data
   }
+  if (Site.Callables.empty())
+    Site.Callables = std::move(Modules);
   if (Site.Callables.empty())
     return;
   Site.EntryPoint = Entry ? *Entry : canonicalName(*FD);

@@ -31,9 +31,11 @@ namespace clang::tidy::rematch {
 const Expr *skipWrappers(const Expr *E);
 
 struct Callable {
-  enum Kind { Lambda, Function, Functor } K = Lambda;
+  // Module: an object the models say runs a member function where a
+  // callable is expected (a torch module's forward).
+  enum Kind { Lambda, Function, Functor, Module } K = Lambda;
   const FunctionDecl *Body = nullptr;
-  std::string Name; // the function or the functor type; empty for lambdas
+  std::string Name; // the function, functor or module type; empty for lambdas
   const LambdaExpr *Expr = nullptr; // the lambda expression, when visible
   const clang::Expr *Arg = nullptr;  // the argument of the checkpoint call
   // Body is null when the callable is defined in another translation unit:
@@ -73,6 +75,8 @@ public:
   // annotated. Remembered per callee, since the walk asks at every call.
   bool mayCheckpoint(const FunctionDecl &FD) const;
 
+  const ModelSet &models() const { return Models; }
+
 private:
   mutable llvm::DenseMap<const FunctionDecl *, bool> Candidates;
   llvm::StringMap<std::vector<std::string>> Replays; // by qualified name
@@ -88,10 +92,6 @@ bool isRecomputedParam(const FunctionDecl &FD, unsigned I);
 // translation unit by the analysis' one walk.
 void collectCheckpointSite(const CallExpr &CE, const EntryPoints &EP,
                            std::vector<CheckpointSite> &Out);
-
-// The callables an argument expression denotes (a lambda, a function, a
-// functor, a std::function built from one of those); empty for data.
-std::vector<Callable> callablesOf(const Expr *Arg);
 
 } // namespace clang::tidy::rematch
 

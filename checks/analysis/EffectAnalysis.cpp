@@ -149,12 +149,13 @@ public:
       indexOverride(MD);
     if (Remote && FD->doesThisDeclarationHaveABody() &&
         !FD->isDependentContext()) {
-      // A functor is checkpointed under its class's name.
-      const NamedDecl *Named = FD;
-      if (const auto *MD = dyn_cast<CXXMethodDecl>(FD);
-          MD && MD->getOverloadedOperator() == OO_Call)
-        Named = MD->getParent();
-      if (Named->getIdentifier() && Remote->mayBeCheckpointed(Named->getName()))
+      // A functor or module is checkpointed under its class's name (its
+      // operator() or the model's method, such as forward, runs).
+      auto Maybe = [this](const NamedDecl &D) {
+        return D.getIdentifier() && Remote->mayBeCheckpointed(D.getName());
+      };
+      const auto *MD = dyn_cast<CXXMethodDecl>(FD);
+      if (Maybe(*FD) || (MD && Maybe(*MD->getParent())))
         RemotelyCheckpointed.push_back(FD);
     }
     return true;
@@ -284,7 +285,9 @@ void EffectAnalysis::addRemoteSites(
       Site.EntryPoint = C.EntryPoint;
       Site.Replays = C.Replays;
       Callable Target;
-      Target.K = C.Kind == "functor" ? Callable::Functor : Callable::Function;
+      Target.K = C.Kind == "functor"  ? Callable::Functor
+                 : C.Kind == "module" ? Callable::Module
+                                      : Callable::Function;
       Target.Body = FD;
       Target.Name = C.Name;
       Site.Callables.push_back(std::move(Target));
@@ -776,7 +779,9 @@ void EffectAnalysis::describeCheckpoints(TUSummary &S) const {
       X.Usr = usrOf(*C.Declared);
       if (X.Usr.empty())
         continue;
-      X.Kind = C.K == Callable::Functor ? "functor" : "function";
+      X.Kind = C.K == Callable::Functor  ? "functor"
+               : C.K == Callable::Module ? "module"
+                                         : "function";
       X.Name = C.Name;
       X.EntryPoint = Site.EntryPoint;
       X.Replays = Site.Replays;

@@ -123,6 +123,17 @@ enum class TypeKind {
   Handle,            // a copy shares the object (tensors, arrays)
 };
 
+// Objects that run a member function where a checkpoint expects a callable:
+// a module passed to rematch::torch::checkpoint runs its forward().
+struct ModelCallableObject {
+  std::string Class;  // qualified; classes derived from it are such objects
+  std::string Method; // the member function that runs ("forward")
+  // Class templates whose first template argument is the object that runs:
+  // holders (torch::nn::ModuleHolder, std::shared_ptr) and lists of such
+  // objects (std::vector, for checkpoint_sequential).
+  std::vector<std::string> Holders;
+};
+
 struct ModelTypes {
   TypeKind Kind;
   std::vector<std::string> Names;
@@ -134,6 +145,7 @@ struct ModelFile {
   std::vector<ModelSource> Sources;
   std::vector<ModelEntryPoint> EntryPoints;
   std::vector<ModelTypes> Types;
+  std::vector<ModelCallableObject> CallableObjects;
   std::vector<std::string> ContainerMutators;
   std::vector<std::string> LogStreams; // variables: std::cout, ...
   std::vector<std::string> StdHandles; // C FILE* variables: stdout, ...

@@ -479,6 +479,24 @@ private:
     return Ok;
   }
 
+  bool callableObject(yaml::Node *N, ModelCallableObject &O) {
+    bool Ok = mapping(N, "a callable object", {"Class", "Method", "Holders"},
+                      [&](StringRef K, yaml::Node *V) -> bool {
+                        if (K == "Holders")
+                          return strings(V, O.Holders, "class templates");
+                        auto S = scalar(V, K == "Class"
+                                               ? "a qualified class name"
+                                               : "a member function name");
+                        if (!S)
+                          return false;
+                        (K == "Class" ? O.Class : O.Method) = *S;
+                        return true;
+                      });
+    if (Ok && (O.Class.empty() || O.Method.empty()))
+      return fail(N, "a callable object needs 'Class' and 'Method'");
+    return Ok;
+  }
+
   bool types(yaml::Node *N, ModelFile &M) {
     static const std::pair<StringRef, TypeKind> Kinds[] = {
         {"container", TypeKind::Container},
@@ -506,9 +524,9 @@ private:
 
   void file(yaml::Node *Root, ModelFile &M) {
     mapping(Root, "a model file",
-            {"Model", "Sources", "EntryPoints", "Types", "ContainerMutators",
-             "LogStreams", "StdHandles", "Functions", "Rules", "Disable",
-             "Analyse"},
+            {"Model", "Sources", "EntryPoints", "Types", "CallableObjects",
+             "ContainerMutators", "LogStreams", "StdHandles", "Functions",
+             "Rules", "Disable", "Analyse"},
             [&](StringRef K, yaml::Node *V) -> bool {
               if (K == "Model") {
                 auto S = scalar(V, "the model's name");
@@ -526,6 +544,11 @@ private:
                             });
               if (K == "Types")
                 return types(V, M);
+              if (K == "CallableObjects")
+                return list(V, "callable objects", M.CallableObjects,
+                            [&](yaml::Node *I, ModelCallableObject &O) {
+                              return callableObject(I, O);
+                            });
               if (K == "ContainerMutators")
                 return strings(V, M.ContainerMutators, "member names");
               if (K == "LogStreams")

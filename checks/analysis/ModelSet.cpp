@@ -68,6 +68,13 @@ ModelSet::ModelSet(std::vector<std::shared_ptr<const ModelFile>> InFiles,
       Analysed.insert(trimmedName(A));
     for (const ModelSource &S : F->Sources)
       Sources[S.Name] = S;
+    for (const ModelCallableObject &O : F->CallableObjects)
+      if (!Disabled.contains(O.Class)) {
+        ModelCallableObject &Copy = CallableObjects.emplace_back(O);
+        Copy.Class = trimmedName(O.Class);
+        for (std::string &H : Copy.Holders)
+          H = trimmedName(H);
+      }
     for (const ModelEntryPoint &P : F->EntryPoints)
       if (!Disabled.contains(P.Name)) {
         EntryPoints[trimmedName(P.Name)] = P.Replays;

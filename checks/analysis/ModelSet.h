@@ -65,6 +65,11 @@ public:
     return It->second;
   }
 
+  // What runs when an object is passed where a callable is expected.
+  llvm::ArrayRef<ModelCallableObject> callableObjects() const {
+    return CallableObjects;
+  }
+
 private:
   std::vector<std::shared_ptr<const ModelFile>> Files;
   std::vector<ModelEntry> ConfigEntries; // from the configuration's lists
@@ -76,6 +81,7 @@ private:
   llvm::StringMap<ModelSource> Sources;
   llvm::StringMap<std::vector<std::string>> EntryPoints;
   llvm::StringMap<unsigned> CallableArgs;
+  std::vector<ModelCallableObject> CallableObjects; // names trimmed
 };
 
 // Where the built-in models are: $REMATCH_MODELS_DIR when set, else

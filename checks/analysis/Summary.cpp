@@ -523,7 +523,7 @@ llvm::Expected<TUSummary> parseSummary(llvm::StringRef Text,
         return Value.takeError();
       *Field = *Value;
     }
-    if (C.Kind != "function" && C.Kind != "functor")
+    if (C.Kind != "function" && C.Kind != "functor" && C.Kind != "module")
       return R.error("unknown checkpoint kind '" + C.Kind + "'");
     if (llvm::Error E = R.strings(**CO, "replays", C.Replays))
       return std::move(E);

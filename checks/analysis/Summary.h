@@ -94,7 +94,7 @@ struct FunctionFacts {
 // reports its effects, with a note at this call.
 struct SummaryCheckpoint {
   std::string Usr;        // the callable: a function, or a functor's operator()
-  std::string Kind;       // "function" or "functor"
+  std::string Kind;       // "function", "functor" or "module"
   std::string Name;       // qualified, for messages
   std::string EntryPoint; // the entry point called
   std::vector<std::string> Replays;

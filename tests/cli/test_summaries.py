@@ -263,6 +263,52 @@ int helper(int x) { g_helped = x; return x; }
         rc, doc = self.run_alone("block.cpp")
         self.assertEqual(rc, 0, doc)
 
+    def test_module_defined_in_another_file(self):
+        # A callable object (a project model's CallableObjects): the object
+        # passed to the entry point runs its run(), defined in another file.
+        self.write("layers.yaml", "CallableObjects:\n"
+                   "  - {Class: Layer, Method: run, Holders: [Holder]}\n")
+        self.write(".rematch.yaml", "Models: [layers.yaml]\n")
+        self.write("common.h", COMMON_H + """\
+template <class M>
+int run_layer([[clang::annotate("rematch::recomputed")]] M &m, int x);
+struct Layer {};
+template <class T> struct Holder { T *p; };
+struct Counting : Layer { int run(int); };
+""")
+        self.write("caller.cpp", """\
+#include "common.h"
+int run(Counting &layer, Holder<Counting> held, int x) {
+  return run_layer(layer, x) + run_layer(held, x);
+}
+""")
+        self.write("layer.cpp", """\
+#include "common.h"
+int g_runs = 0;
+int Counting::run(int x) {
+  ++g_runs;
+  return x;
+}
+""")
+        doc, _, rc = self.run_rematch(["caller.cpp", "layer.cpp"])
+        self.assertEqual(rc, 1, doc)
+        counter = [f for f in doc["findings"]
+                   if f["check"] == "rematch-counter-update"]
+        self.assertEqual([(f["file"], f["line"]) for f in counter],
+                         [("layer.cpp", 4)])
+        self.assertIn("checkpointed module 'Counting' increments 'g_runs'",
+                      counter[0]["message"])
+        self.assertEqual(counter[0]["notes"][-1]["file"], "caller.cpp")
+        # The summary says what the callable is.
+        with open(os.path.join(self.sums, self.summary_files()[0])) as f:
+            summaries = f.read()
+        with open(os.path.join(self.sums, self.summary_files()[1])) as f:
+            summaries += f.read()
+        self.assertIn('"kind":"module"', summaries.replace(" ", ""))
+        # Warm, the same finding.
+        again, _, _ = self.run_rematch(["caller.cpp", "layer.cpp"])
+        self.assertEqual(self.findings(again), self.findings(doc))
+
     def test_callable_defined_in_another_file_three_files(self):
         self.write_callables()
         # The callable's body calls into a third file.

@@ -263,6 +263,32 @@ CheckpointFunctions:
               StartsWith("/p/.rematch.yaml:2:25: error: invalid number"));
 }
 
+TEST(Model, CallableObjects) {
+  ModelFile M = parseOk(R"(
+CallableObjects:
+  - {Class: "::lib::Layer", Method: forward, Holders: [lib::Holder, std::shared_ptr]}
+  - {Class: lib::Step, Method: run}
+Disable: [lib::Step]
+)");
+  ASSERT_EQ(M.CallableObjects.size(), 2u);
+  EXPECT_EQ(M.CallableObjects[0].Method, "forward");
+  EXPECT_EQ(M.CallableObjects[0].Holders,
+            (std::vector<std::string>{"lib::Holder", "std::shared_ptr"}));
+  EXPECT_TRUE(M.CallableObjects[1].Holders.empty());
+  // The set trims the leading "::" and leaves out what is switched off.
+  ModelSet S({std::make_shared<const ModelFile>(std::move(M))}, Config());
+  ASSERT_EQ(S.callableObjects().size(), 1u);
+  EXPECT_EQ(S.callableObjects()[0].Class, "lib::Layer");
+
+  EXPECT_THAT(parseError("CallableObjects:\n  - {Class: a::B}\n"),
+              StartsWith("m.yaml:2:6: error: a callable object needs 'Class' "
+                         "and 'Method'"));
+  EXPECT_THAT(parseError("CallableObjects:\n  - {Class: a::B, Metod: f}\n"),
+              StartsWith("m.yaml:2:19: error: unknown key 'Metod' in a "
+                         "callable object; expected one of: Class, Method, "
+                         "Holders"));
+}
+
 TEST(Config, CheckpointFunctionOption) {
   Config C;
   ASSERT_FALSE(bool(addCheckpointFunctions(

@@ -170,6 +170,79 @@ torch::Tensor replayed_but_outside(const torch::Tensor &x, at::Generator &gen) {
   }, x);
 }
 
+// ---- modules passed as the callable ------------------------------------------
+// checkpoint(module, inputs) runs the module's forward(), whether it gets the
+// module holder, an element of a list of them or a shared_ptr to the module;
+// checkpoint_sequential runs each module of a list. One module type per form,
+// so that each finding has its own line.
+
+struct HeldNormImpl : torch::nn::Module {
+  torch::nn::BatchNorm1d bn{nullptr};
+  torch::Tensor forward(const torch::Tensor &x) {
+    return bn(x); // expect: rematch-state-write, rematch-counter-update {{checkpointed module 'HeldNormImpl'}}
+  }
+};
+TORCH_MODULE(HeldNorm);
+
+struct ListedNormImpl : torch::nn::Module {
+  torch::nn::BatchNorm1d bn{nullptr};
+  torch::Tensor forward(const torch::Tensor &x) {
+    return bn(x); // expect: rematch-state-write, rematch-counter-update {{checkpointed module 'ListedNormImpl'}}
+  }
+};
+TORCH_MODULE(ListedNorm);
+
+struct SharedNormImpl : torch::nn::Module {
+  torch::nn::BatchNorm1d bn{nullptr};
+  torch::Tensor forward(const torch::Tensor &x) {
+    return bn(x); // expect: rematch-state-write, rematch-counter-update {{checkpointed module 'SharedNormImpl'}}
+  }
+};
+
+struct SequentialNormImpl : torch::nn::Module {
+  torch::nn::BatchNorm1d bn{nullptr};
+  torch::Tensor forward(const torch::Tensor &x) {
+    return bn(x); // expect: rematch-state-write, rematch-counter-update {{checkpointed module 'SequentialNormImpl'}}
+  }
+};
+TORCH_MODULE(SequentialNorm);
+
+torch::Tensor module_forms(HeldNorm &held, std::vector<ListedNorm> &listed,
+                           std::shared_ptr<SharedNormImpl> shared,
+                           const std::vector<SequentialNorm> &sequence,
+                           torch::Tensor x) {
+  x = rematch::torch::checkpoint(held, {x})[0]; // expect-note: callable is checkpointed by this call to 'rematch::torch::checkpoint'
+  x = rematch::torch::checkpoint(listed[1], {x})[0]; // expect-note: callable is checkpointed by this call to 'rematch::torch::checkpoint'
+  x = rematch::torch::checkpoint(shared, {x})[0]; // expect-note: callable is checkpointed by this call to 'rematch::torch::checkpoint'
+  return rematch::torch::checkpoint_sequential(sequence, 2, x); // expect-note: callable is checkpointed by this call to 'rematch::torch::checkpoint_sequential'
+}
+
+// Look-alikes: a module whose forward has no effect (its dropout is
+// replayed), and checkpoint(module, fn, inputs), which runs fn and only
+// audits the module's buffers.
+struct QuietImpl : torch::nn::Module {
+  torch::nn::Linear lin{nullptr};
+  torch::nn::Dropout drop{nullptr};
+  torch::Tensor forward(const torch::Tensor &x) { return drop(lin(x)); }
+};
+TORCH_MODULE(Quiet);
+
+struct AuditedNormImpl : torch::nn::Module {
+  torch::nn::BatchNorm1d bn{nullptr};
+  torch::Tensor forward(const torch::Tensor &x) { return bn(x); }
+};
+TORCH_MODULE(AuditedNorm);
+
+torch::Tensor quiet_module_forms(Quiet &quiet, AuditedNorm &audited,
+                                 torch::Tensor x) {
+  x = rematch::torch::checkpoint(quiet, {x})[0];
+  return rematch::torch::checkpoint(
+      audited,
+      [](const torch::autograd::variable_list &in)
+          -> torch::autograd::variable_list { return {in[0] * 2}; },
+      {x})[0];
+}
+
 // ---- outside any checkpoint ----------------------------------------------------
 
 torch::Tensor plain(torch::Tensor &acc, const torch::Tensor &x) {

@@ -1,9 +1,10 @@
 // A project's own model file (Inputs/models/project.yaml), given with
 // `Models:` in .rematch.yaml: it adds functions, a rule, a random source,
-// and switches a built-in entry off. Bodies the model describes are not
-// analysed even when visible.
+// switches a built-in entry off, and says which objects run a member function
+// when checkpointed. Bodies the model describes are not analysed even when
+// visible.
 // OPTIONS: Models={root}/tests/checks/Inputs/models/project.yaml
-// OPTIONS: CheckpointFunctions=proj::checkpoint,proj::seeded_checkpoint[proj.noise]
+// OPTIONS: CheckpointFunctions=proj::checkpoint,proj::seeded_checkpoint[proj.noise],proj::run_layer
 #include "rematch-mock.h"
 
 namespace proj {
@@ -53,4 +54,44 @@ float user_model_negatives(float *buf) {
 // The project's entry point declared to replay its noise stream.
 float replayed() {
   return proj::seeded_checkpoint([] { return proj::noise(); });
+}
+
+// Callable objects: a layer (or a proj::Ref to one) runs its run(); a class
+// with a run() that is not a layer is data, and a quiet layer has no effect.
+namespace proj {
+struct Layer {};
+template <class T> struct Ref { T *p; };
+template <class M> float run_layer(M &m, float x);
+} // namespace proj
+
+struct Ticking : proj::Layer {
+  proj::Meter meter;
+  float run(float x) {
+    meter.tick(); // expect: rematch-counter-update {{checkpointed module 'Ticking'}}
+    return x;
+  }
+};
+struct RefTicking : proj::Layer {
+  proj::Meter meter;
+  float run(float x) {
+    meter.tick(); // expect: rematch-counter-update {{checkpointed module 'RefTicking'}}
+    return x;
+  }
+};
+struct QuietLayer : proj::Layer {
+  float run(float x) { return 2 * x; }
+};
+struct NotALayer {
+  proj::Meter meter;
+  float run(float x) {
+    meter.tick();
+    return x;
+  }
+};
+
+float layers(Ticking &t, proj::Ref<RefTicking> r, QuietLayer &q,
+             NotALayer &n) {
+  float a = proj::run_layer(t, 1.0f); // expect-note: callable is checkpointed by this call to 'proj::run_layer'
+  float b = proj::run_layer(r, a); // expect-note: callable is checkpointed by this call to 'proj::run_layer'
+  return proj::run_layer(q, b) + proj::run_layer(n, b);
 }

@@ -702,7 +702,9 @@ PlainLocation plainLocation(SourceLocation L, const SourceManager &SM) {
   if (PL.isInvalid())
     return P;
   llvm::SmallString<256> Path(PL.getFilename());
-  llvm::sys::fs::make_absolute(Path);
+  // Relative to the compile command's directory (the file manager's), not
+  // the process's: `rematch -p build` may run anywhere.
+  SM.getFileManager().makeAbsolutePath(Path);
   llvm::sys::path::remove_dots(Path, true);
   P.File = std::string(Path);
   P.Line = PL.getLine();
@@ -748,7 +750,7 @@ void EffectAnalysis::describeInputs(TUSummary &S) const {
     if (!FE)
       continue;
     llvm::SmallString<256> Path(FE->getName());
-    llvm::sys::fs::make_absolute(Path);
+    SM.getFileManager().makeAbsolutePath(Path);
     llvm::sys::path::remove_dots(Path, true);
     if (SrcMgr::isSystem(FI.getFileCharacteristic()))
       S.SystemInputs.push_back(std::string(Path));

@@ -767,11 +767,7 @@ private:
   }
 
   bool declaredInside(const VarDecl *VD) const {
-    for (const DeclContext *DC = VD->getDeclContext(); DC;
-         DC = DC->getParent())
-      if (DC == &FD)
-        return true;
-    return false;
+    return isInside(VD->getDeclContext());
   }
 
   // Pointee: the question is about what VD points or refers to.

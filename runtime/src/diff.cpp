@@ -1,7 +1,7 @@
 // Trace alignment (Myers) and what the alignment means.
 #include "diff.h"
 
-#include "rematch/registry.h"
+#include "rematch/detail/registry.h"
 
 #include <algorithm>
 #include <cinttypes>
@@ -326,7 +326,7 @@ void analyse_traces(const Trace &fwd, const Trace &rec, Report &out) {
       for (std::size_t k = 0; k < run.len; ++k) {
         const Event &f = fwd.events[run.a + k];
         if (is_effect(f))
-          out.add(repeated(fwd, &f, rec, rec.events[run.b + k]));
+          ReportWriter::add(out, repeated(fwd, &f, rec, rec.events[run.b + k]));
       }
       ++r;
       continue;
@@ -349,7 +349,7 @@ void analyse_traces(const Trace &fwd, const Trace &rec, Report &out) {
     for (std::size_t x : h.ins) {
       computation_differs |= !is_effect(rec.events[x]);
       if (is_effect(rec.events[x]))
-        out.add(repeated(fwd, nullptr, rec, rec.events[x]));
+        ReportWriter::add(out, repeated(fwd, nullptr, rec, rec.events[x]));
     }
     // Only the forward did something, and that something includes an effect:
     // the shape a recomputing() guard leaves, reads in the guarded block
@@ -359,7 +359,7 @@ void analyse_traces(const Trace &fwd, const Trace &rec, Report &out) {
       Finding f = divergence_for(fwd, rec, h);
       if (divergences == 0)
         f.context = side_by_side(fwd, rec, runs, h);
-      out.add(std::move(f));
+      ReportWriter::add(out, std::move(f));
       ++divergences;
     }
   }

@@ -1,5 +1,5 @@
 // The generator registry and the per-generator lease.
-#include "rematch/registry.h"
+#include "rematch/detail/registry.h"
 
 #include <algorithm>
 #include <chrono>

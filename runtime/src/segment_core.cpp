@@ -255,7 +255,7 @@ void SegmentCore::recompute_end(bool audit, bool completed) noexcept {
     }
     analyse_traces(s.forward_trace, t, s.report);
     for (auto &f : s.rng_findings)
-      s.report.add(std::move(f));
+      ReportWriter::add(s.report, std::move(f));
     s.rng_findings.clear();
   } catch (...) {
     // Out of memory while comparing: the report stays incomplete rather than

@@ -3,7 +3,7 @@
 #ifndef REMATCH_SRC_TRACE_H
 #define REMATCH_SRC_TRACE_H
 
-#include "rematch/recorder.h"
+#include "rematch/detail/recorder.h"
 
 #include <cstdint>
 #include <cstdio>

@@ -6,7 +6,7 @@
 #include "rematch/torch.h"
 
 #include "rematch/fingerprint.h"
-#include "rematch/recorder.h"
+#include "rematch/detail/recorder.h"
 #include "rematch/segment.h"
 
 #include <ATen/CPUGeneratorImpl.h>

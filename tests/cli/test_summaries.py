@@ -560,6 +560,36 @@ float Logged::forward(float x) { std::printf("%f", x); return x; }
                  for n in self.summary_files()}
         self.assertTrue(all(before[n] != after[n] for n in before))
 
+    def test_compilation_database_elsewhere(self):
+        # The database names its files relative to its "directory"; rematch
+        # runs from a third directory. Summaries record the files where the
+        # compile commands put them, so the chains across files are found,
+        # cold and warm.
+        os.makedirs(os.path.join(self.dir, "build"))
+        os.makedirs(os.path.join(self.dir, "elsewhere"))
+        with open(os.path.join(self.dir, "build", "compile_commands.json"),
+                  "w") as f:
+            json.dump([{"directory": self.dir, "file": name,
+                        "arguments": ["clang++-19", "-std=c++17", "-c", name]}
+                       for name in ("a.cpp", "b.cpp", "c.cpp")], f)
+        def run(files):
+            p = subprocess.run([TOOLS.rematch, "--format=json", "-j", "1",
+                                "-p", "../build", "--summaries-dir=../sums",
+                                *["../" + n for n in files]],
+                               cwd=os.path.join(self.dir, "elsewhere"),
+                               capture_output=True, text=True, timeout=300)
+            self.assertEqual(p.returncode, 1, p.stdout + p.stderr)
+            return sorted((f["check"], f["file"], f["line"])
+                          for f in json.loads(p.stdout)["findings"])
+        expected = [("rematch-counter-update", "../a.cpp", A_CALL_LINE),
+                    ("rematch-logging", "../a.cpp", A_LOG_LINE),
+                    ("rematch-state-write", "../a.cpp", A_CALL_LINE)]
+        self.assertEqual(run(["a.cpp", "b.cpp", "c.cpp"]), expected)
+        for name in self.summary_files():
+            with open(os.path.join(self.sums, name)) as f:
+                self.assertNotIn("elsewhere", f.read(), name)
+        self.assertEqual(run(["a.cpp"]), expected)
+
     def test_one_changed_file_uses_the_others_summaries(self):
         # The pre-commit case: only a.cpp is on the command line.
         self.run_rematch(["a.cpp", "b.cpp", "c.cpp"])

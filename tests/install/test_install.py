@@ -84,6 +84,21 @@ class TestInstall(unittest.TestCase):
             for path in torch[1:]:
                 self.assertFalse(os.path.exists(path), path)
 
+    def test_installed_headers_are_the_api_and_detail(self):
+        # The public headers are the API; what users must not touch is in
+        # rematch/detail/ (docs/runtime.md, "API").
+        root = os.path.join(self.prefix, "include", "rematch")
+        public = sorted(n for n in os.listdir(root) if n.endswith(".h"))
+        expected = ["audit.h", "compare.h", "config.h", "fingerprint.h",
+                    "generator.h", "recomputing.h", "registry.h", "rematch.h",
+                    "report.h", "segment.h", "torch.h", "tracked.h"]
+        self.assertEqual(public, expected)
+        self.assertEqual(sorted(os.listdir(os.path.join(root, "detail"))),
+                         ["recorder.h", "registry.h", "segment_core.h",
+                          "value.h"])
+        self.assertEqual(sorted(n for n in os.listdir(root)
+                                if not n.endswith(".h")), ["detail"])
+
     def test_installed_program_runs(self):
         if not ARGS.with_tool:
             self.skipTest("built without the checker")

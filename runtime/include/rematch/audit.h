@@ -4,7 +4,7 @@
 #define REMATCH_AUDIT_H
 
 #include "rematch/config.h"
-#include "rematch/recorder.h"
+#include "rematch/detail/recorder.h"
 
 namespace rematch {
 /// Opt-in capture of C stdio (printf, puts, fwrite to stdout/stderr) as "log"

@@ -3,7 +3,8 @@
 #define REMATCH_GENERATOR_H
 
 #include "rematch/config.h"
-#include "rematch/recorder.h"
+#include "rematch/detail/recorder.h"
+#include "rematch/detail/registry.h"
 #include "rematch/registry.h"
 
 #include <cstring>

@@ -15,6 +15,7 @@
 #include "rematch/audit.h"
 #include "rematch/fingerprint.h"
 #include "rematch/generator.h"
+#include "rematch/recomputing.h"
 #include "rematch/registry.h"
 #include "rematch/report.h"
 #include "rematch/segment.h"

@@ -6,9 +6,14 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace rematch {
+
+namespace detail {
+struct ReportWriter;
+} // namespace detail
 
 /// A place in the user's source; file is null when the event has none (a
 /// generator draw, output captured from a stream).
@@ -47,9 +52,8 @@ public:
   /// 1 for the first recompute of a segment's forward, 2 for the second, ...
   std::size_t recompute_index() const noexcept { return index_; }
 
-  void add(Finding f) { findings_.push_back(std::move(f)); }
-
 private:
+  friend struct detail::ReportWriter; // the library fills reports
   std::string segment_;
   std::size_t index_ = 0;
   std::vector<Finding> findings_;
@@ -75,6 +79,13 @@ bool set_policy(std::string_view name) noexcept;
 Policy policy() noexcept;
 
 namespace detail {
+/// How the library adds findings to a report; users only read reports.
+struct ReportWriter {
+  static void add(Report &report, Finding f) {
+    report.findings_.push_back(std::move(f));
+  }
+};
+
 /// Applies the current policy to a finished report: nothing, print it to
 /// stderr, throw DivergenceError, or abort.
 void apply_policy(const Report &report);

@@ -5,8 +5,8 @@
 #define REMATCH_TRACKED_H
 
 #include "rematch/config.h"
-#include "rematch/recorder.h"
-#include "rematch/value.h"
+#include "rematch/detail/recorder.h"
+#include "rematch/detail/value.h"
 
 #include <cstdint>
 #include <utility>

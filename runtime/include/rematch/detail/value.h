@@ -1,8 +1,8 @@
 // How a recorded value is stored in a 64-bit event slot: arithmetic values
 // verbatim (so a report can print "0 in the forward, 1 in the recompute"),
 // everything else as its fingerprint.
-#ifndef REMATCH_VALUE_H
-#define REMATCH_VALUE_H
+#ifndef REMATCH_DETAIL_VALUE_H
+#define REMATCH_DETAIL_VALUE_H
 
 #include "rematch/fingerprint.h"
 

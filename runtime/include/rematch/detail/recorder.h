@@ -2,10 +2,10 @@
 // They are always compiled into the library (so audit and plain translation
 // units link against the same library) and do nothing unless a pass is being
 // recorded on the calling thread.
-#ifndef REMATCH_RECORDER_H
-#define REMATCH_RECORDER_H
+#ifndef REMATCH_DETAIL_RECORDER_H
+#define REMATCH_DETAIL_RECORDER_H
 
-#include "rematch/value.h"
+#include "rematch/detail/value.h"
 
 #include <cstdint>
 #include <string_view>

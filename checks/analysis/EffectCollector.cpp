@@ -81,6 +81,17 @@ std::optional<bool> boolValue(const Expr *E, const ASTContext &Ctx) {
 }
 
 // std::optional, c10::optional and their nullopt_t.
+// std::move, std::forward and std::as_const: casts written as calls. What
+// they return is their argument's object.
+bool isIdentityCall(const CallExpr &CE) {
+  const FunctionDecl *FD = CE.getDirectCallee();
+  if (!FD || CE.getNumArgs() != 1 || !FD->getIdentifier() ||
+      !FD->isInStdNamespace())
+    return false;
+  StringRef N = FD->getName();
+  return N == "move" || N == "forward" || N == "as_const";
+}
+
 bool isOptionalType(QualType T) {
   const CXXRecordDecl *RD = T.getNonReferenceType()->getAsCXXRecordDecl();
   return RD && RD->getIdentifier() &&
@@ -678,6 +689,8 @@ private:
         return Root::local();
       }
     }
+    if (const auto *CE = dyn_cast<CallExpr>(E); CE && isIdentityCall(*CE))
+      return rootOf(CE->getArg(0), Depth + 1);
     if (const auto *MC = dyn_cast<CXXMemberCallExpr>(E)) {
       // An accessor returning a reference hands out part of its object.
       if (MC->getType()->isReferenceType() || MC->isGLValue()) {
@@ -717,6 +730,8 @@ private:
       return rootOf(ME, Depth + 1);
     if (const auto *Cast = dyn_cast<ExplicitCastExpr>(E))
       return pointeeRoot(Cast->getSubExpr(), Depth + 1);
+    if (const auto *CE = dyn_cast<CallExpr>(E); CE && isIdentityCall(*CE))
+      return pointeeRoot(CE->getArg(0), Depth + 1);
     if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(E))
       // inputs[0] of a list of handles shares the object the list holds.
       if (OC->getOperator() == OO_Subscript && OC->getNumArgs() == 2 &&
@@ -1238,6 +1253,11 @@ private:
   // How an lvalue is named in a message: the source text when it is short.
   std::string describe(const Expr *E) const {
     E = E->IgnoreParenImpCasts();
+    while (const auto *CE = dyn_cast<CallExpr>(E)) // std::forward<A>(a): a
+      if (isIdentityCall(*CE))
+        E = CE->getArg(0)->IgnoreParenImpCasts();
+      else
+        break;
     if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
       if (DRE->getDecl()->getDeclContext()->isRecord() ||
           DRE->hasQualifier())

@@ -163,11 +163,9 @@ CallModel KnownFunctions::compute(const FunctionDecl &FD) const {
     if (!Named.empty())
       M.Name = Full.drop_front(5).str();
   }
-  {
-    size_t Colon = Full.rfind("::");
-    M.Analysed = Colon != llvm::StringRef::npos &&
-                 Models->isAnalysed(Full.take_front(Colon));
-  }
+  // Analysed in system headers: a listed function (torch::save) or one in
+  // a listed class or namespace.
+  M.Analysed = Full.contains("::") && Models->isAnalysed(Full);
   unsigned NamedKinds = 0;
   for (const ModelEntry *E : Named) {
     if (!overloadMatches(*E, FD))

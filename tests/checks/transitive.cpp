@@ -349,6 +349,24 @@ void parameters(rematch::Segment &seg, int &counter) {
   });
 }
 
+// ---- perfect forwarding: std::forward and std::move pass the argument on ----------
+
+template <class... Args> void forward_bump(Args &&...args) {
+  bump(std::forward<Args>(args)...);
+}
+template <class T> void move_bump(T *p) { bump_ptr(std::move(p)); }
+
+void forwarding(rematch::Segment &seg, int &counter) {
+  seg.forward([&counter] {
+    forward_bump(counter); // expect: rematch-counter-update {{checkpointed lambda calls 'forward_bump', which increments 'c'}}
+    move_bump(&g_tally); // expect: rematch-counter-update {{checkpointed lambda calls 'move_bump', which increments '*p'}}
+    int n = 0;
+    forward_bump(n);
+    move_bump(&n);
+    return n;
+  });
+}
+
 // ---- negatives -----------------------------------------------------------------------
 
 float square(float v) { return v * v; }

@@ -1,7 +1,8 @@
 // models/libtorch.yaml with libtorch's API headers as system headers
 // (-isystem), as CMake includes an imported target's: module calls go
 // through torch::nn::ModuleHolder::operator(), which the model analyses
-// (Analyse:) so that the module entries still apply.
+// (Analyse:) so that the module entries still apply, and torch::save and
+// torch::load, which the model lists too.
 // ARGS: -isystem /usr/include/torch/csrc/api/include -I{root}/runtime/include
 // REQUIRES: /usr/include/torch/csrc/api/include/torch/torch.h
 // OPTIONS: CheckpointFunctions=nn::checkpoint
@@ -50,5 +51,15 @@ torch::Tensor local_module(const torch::Tensor &x) {
   return nn::checkpoint([](const torch::Tensor &in) {
     torch::nn::Linear lin(4, 4);
     return lin(in);
+  }, x);
+}
+
+// torch::save and torch::load are templates in a system header: analysed all
+// the same (Analyse:), so the archive call they make is found.
+torch::Tensor serialization(const torch::Tensor &x, std::ostream &out) {
+  return nn::checkpoint([&](const torch::Tensor &in) {
+    torch::save(in, "activation.pt"); // expect: rematch-io {{'torch::serialize::OutputArchive::save_to'}}
+    torch::save(in, out); // expect: rematch-state-write {{calls 'torch::save', which writes}}
+    return in * 2;
   }, x);
 }

@@ -8,6 +8,8 @@
 #include <rematch/torch.h>
 #include <torch/torch.h>
 
+#include <sstream>
+
 namespace nn {
 // Hand-written checkpoints: one replays nothing, the other is declared
 // (in OPTIONS) to save and restore torch's default generator.
@@ -167,6 +169,27 @@ torch::Tensor replayed(const torch::Tensor &x) {
 torch::Tensor replayed_but_outside(const torch::Tensor &x, at::Generator &gen) {
   return nn::replaying_checkpoint([&](const torch::Tensor &in) {
     return in + torch::randn({2}, gen); // expect: rematch-unreplayed-rng {{'gen'}}
+  }, x);
+}
+
+// ---- serialization and printing --------------------------------------------------
+// torch::save and torch::load to a file name are I/O; to a stream they write
+// or consume it, a hazard only when the stream outlives the callable.
+// Tensor::print writes to stdout.
+
+torch::Tensor serialization(const torch::Tensor &x, std::ostream &out) {
+  return nn::checkpoint([&](const torch::Tensor &in) {
+    torch::save(in, "activation.pt"); // expect: rematch-io {{calls 'torch::save', which performs I/O through 'torch::serialize::OutputArchive::save_to'}}
+    in.print(); // expect: rematch-logging {{logs through 'at::TensorBase::print'}}
+    torch::save(in, out); // expect: rematch-state-write {{calls 'torch::save', which writes}}
+    torch::Tensor w;
+    torch::load(w, "weights.pt"); // expect: rematch-io {{'torch::load'}}
+    std::ostringstream local;
+    torch::save(in, local);
+    torch::serialize::OutputArchive archive;
+    archive.write("in", in);
+    archive.save_to(local);
+    return in * w;
   }, x);
 }
 

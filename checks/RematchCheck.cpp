@@ -104,10 +104,10 @@ static SourceLocation locationOf(const PlainLocation &P, ASTContext &Ctx) {
   return SM.translateLineCol(FID, P.Line, std::max(P.Column, 1u));
 }
 
-void RematchCheck::report(const Finding &F, const EffectAnalysis &A,
-                          ASTContext &Ctx) {
-  std::vector<ChainStep> Chain = A.chain(F.Target->Body, *F.E);
-  // The effect at the end of the chain, in this TU or summarised elsewhere.
+namespace {
+
+// The effect at the end of the chain, in this TU or summarised elsewhere.
+Effect finalEffect(const std::vector<ChainStep> &Chain) {
   Effect Last = Chain.back().E ? *Chain.back().E : Effect();
   if (const SummaryEffect *X = Chain.back().Final) {
     Last.Kind = X->Kind;
@@ -115,15 +115,24 @@ void RematchCheck::report(const Finding &F, const EffectAnalysis &A,
     Last.Detail = X->Detail;
     copyModelFacts(Last, *X);
   }
+  return Last;
+}
+
+std::string stepCallee(const ChainStep &S) {
+  if (S.Plain)
+    return S.Plain->Callee;
+  return S.E && S.E->Callee ? displayName(S.E->Callee) : std::string();
+}
+
+} // namespace
+
+std::string RematchCheck::message(const Finding &F,
+                                  const std::vector<ChainStep> &Chain,
+                                  const Effect &Last,
+                                  const EffectAnalysis &A) const {
   const std::string What =
       describeFor(Last, *F.Site) +
       (Last.May.empty() ? "" : " (may: " + Last.May + ")");
-  auto StepCallee = [](const ChainStep &S) -> std::string {
-    if (S.Plain)
-      return S.Plain->Callee;
-    return S.E && S.E->Callee ? displayName(S.E->Callee) : std::string();
-  };
-
   std::string Message = callableText(*F.Target);
   if (!F.E->Callee) {
     Message += " " + What;
@@ -131,7 +140,7 @@ void RematchCheck::report(const Finding &F, const EffectAnalysis &A,
     Message += " " + What + " via ";
     bool First = true;
     for (const ChainStep &S : Chain) {
-      std::string Callee = StepCallee(S);
+      std::string Callee = stepCallee(S);
       if (Callee.empty())
         continue;
       Message += (First ? "" : " -> ") + Callee;
@@ -146,8 +155,13 @@ void RematchCheck::report(const Finding &F, const EffectAnalysis &A,
                              : "") +
                What;
   }
-  Message += "; " + consequenceFor(F, Last, A);
+  return Message + "; " + consequenceFor(F, Last, A);
+}
 
+void RematchCheck::report(const Finding &F, const EffectAnalysis &A,
+                          ASTContext &Ctx) {
+  std::vector<ChainStep> Chain = A.chain(F.Target->Body, *F.E);
+  const Effect Last = finalEffect(Chain);
   // Never a primary location users cannot edit: a callable whose body is
   // in a system header (a library functor passed to the entry point) is
   // reported at the argument that hands it over, its effect in a note.
@@ -163,23 +177,37 @@ void RematchCheck::report(const Finding &F, const EffectAnalysis &A,
   if (InSystemHeader)
     Where = F.Target->Arg ? F.Target->Arg->getExprLoc() : SiteLoc;
   {
-    DiagnosticBuilder Diag = diag(Where, "%0") << Message;
+    DiagnosticBuilder Diag = diag(Where, "%0") << message(F, Chain, Last, A);
     if (!F.E->Callee && !InSystemHeader)
       addFixes(Diag, F, A, Ctx);
   }
-  // A step in this TU: a call in In, or the effect itself.
-  auto NoteStep = [&](const FunctionDecl *In, const Effect &E) {
-    std::string Name = quoted(displayName(In));
-    if (E.Callee)
-      diag(E.Loc, "%0 calls %1 here", DiagnosticIDs::Note)
-          << Name << quoted(displayName(E.Callee));
-    else
-      diag(E.Loc, "%0 %1 here", DiagnosticIDs::Note) << Name << describe(E);
-  };
   if (InSystemHeader)
-    NoteStep(F.Target->Body, *F.E);
-  // One note per step of the chain, then the checkpoint call. A chain
-  // thousands deep keeps its first and last steps, and says what it skipped.
+    noteStep(F.Target->Body, *F.E);
+  noteChain(Chain, Last, Ctx);
+  if (SiteLoc.isValid()) {
+    diag(SiteLoc,
+         "callable is checkpointed by this call to %0; it runs again during "
+         "backward",
+         DiagnosticIDs::Note)
+        << quoted(F.Site->EntryPoint);
+    if (std::string Fix = suggestion(Last, *F.Site, A); !Fix.empty())
+      diag(SiteLoc, "%0", DiagnosticIDs::Note) << Fix;
+  }
+}
+
+void RematchCheck::noteStep(const FunctionDecl *In, const Effect &E) {
+  std::string Name = quoted(displayName(In));
+  if (E.Callee)
+    diag(E.Loc, "%0 calls %1 here", DiagnosticIDs::Note)
+        << Name << quoted(displayName(E.Callee));
+  else
+    diag(E.Loc, "%0 %1 here", DiagnosticIDs::Note) << Name << describe(E);
+}
+
+void RematchCheck::noteChain(const std::vector<ChainStep> &Chain,
+                             const Effect &Last, ASTContext &Ctx) {
+  // One note per step after the callable's own. A chain thousands deep
+  // keeps its first and last steps, and says what it skipped.
   constexpr size_t Keep = 24;
   for (size_t I = 1; I < Chain.size(); ++I) {
     if (Chain.size() > 2 * Keep + 2 && I == Keep + 1) {
@@ -193,28 +221,19 @@ void RematchCheck::report(const Finding &F, const EffectAnalysis &A,
       I = Chain.size() - Keep;
     }
     const ChainStep &Step = Chain[I];
-    if (Step.Plain) {
-      SourceLocation L = locationOf(Step.Plain->Loc, Ctx);
-      if (L.isInvalid())
-        continue;
-      std::string In = quoted(Step.Plain->Function);
-      if (!Step.Plain->Callee.empty())
-        diag(L, "%0 calls %1 here", DiagnosticIDs::Note)
-            << In << quoted(Step.Plain->Callee);
-      else
-        diag(L, "%0 %1 here", DiagnosticIDs::Note) << In << describe(Last);
+    if (!Step.Plain) {
+      noteStep(Step.In, *Step.E);
       continue;
     }
-    NoteStep(Step.In, *Step.E);
-  }
-  if (SiteLoc.isValid()) {
-    diag(SiteLoc,
-         "callable is checkpointed by this call to %0; it runs again during "
-         "backward",
-         DiagnosticIDs::Note)
-        << quoted(F.Site->EntryPoint);
-    if (std::string Fix = suggestion(Last, *F.Site, A); !Fix.empty())
-      diag(SiteLoc, "%0", DiagnosticIDs::Note) << Fix;
+    SourceLocation L = locationOf(Step.Plain->Loc, Ctx);
+    if (L.isInvalid())
+      continue;
+    std::string In = quoted(Step.Plain->Function);
+    if (!Step.Plain->Callee.empty())
+      diag(L, "%0 calls %1 here", DiagnosticIDs::Note)
+          << In << quoted(Step.Plain->Callee);
+    else
+      diag(L, "%0 %1 here", DiagnosticIDs::Note) << In << describe(Last);
   }
 }
 

@@ -53,6 +53,15 @@ protected:
 
 private:
   void report(const Finding &F, const EffectAnalysis &A, ASTContext &Ctx);
+  // The warning's text: the callable, what the chain ends in, the
+  // consequence.
+  std::string message(const Finding &F, const std::vector<ChainStep> &Chain,
+                      const Effect &Last, const EffectAnalysis &A) const;
+  // A note at one step in this TU: a call in In, or the effect itself.
+  void noteStep(const FunctionDecl *In, const Effect &E);
+  // The notes that walk the chain from the callable to the effect.
+  void noteChain(const std::vector<ChainStep> &Chain, const Effect &Last,
+                 ASTContext &Ctx);
 
   const EffectKind Kind;
   const std::string CheckpointFunctions;

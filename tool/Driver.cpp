@@ -482,6 +482,45 @@ void writeReport(llvm::raw_ostream &Out, const Results &R, Format F) {
   }
 }
 
+// Step 4: every pending file, alone or with the summaries of the others;
+// nothing when the summaries directory cannot be used.
+std::optional<std::vector<FileOutcome>>
+analyseAll(const CliOptions &O, Analyzer &A, const FileSet &Files,
+           const SerializedDatabase &DB, llvm::raw_ostream &Err) {
+  auto AnalyseOne = [&](const std::string &Path) { return A.analyse(Path); };
+  if (O.SummariesDir.empty())
+    return analyseFiles(Files.ToAnalyse, scheduleOptions(O), AnalyseOne);
+  return analyseWithSummaries(O.SummariesDir, Files.ToAnalyse,
+                              scheduleOptions(O), DB, AnalyseOne, Err,
+                              O.SummariesOnly);
+}
+
+// Each outcome's status and findings into the results, in the files' order;
+// returns the fixes.
+std::vector<tooling::Replacement>
+collectOutcomes(std::vector<FileOutcome> &Outcomes, const FileSet &Files,
+                Results &R) {
+  std::vector<tooling::Replacement> Fixes;
+  for (size_t I = 0; I < Outcomes.size(); ++I) {
+    FileOutcome &Outcome = Outcomes[I];
+    R.Files[Files.Pending[I]] = std::move(Outcome.Status);
+    for (Finding &F : Outcome.Findings)
+      R.Findings.push_back(std::move(F));
+    Fixes.insert(Fixes.end(), Outcome.Fixes.begin(), Outcome.Fixes.end());
+  }
+  return Fixes;
+}
+
+// Configuration errors, then files that failed, then findings.
+int exitCode(const Results &R, const FileSet &Files) {
+  if (Files.ConfigFailed)
+    return UsageError;
+  for (const FileStatus &S : R.Files)
+    if (S.Status == FileStatus::State::Failed)
+      return AnalysisFailed;
+  return R.Findings.empty() ? NoFindings : HasFindings;
+}
+
 } // namespace
 
 // options -> database -> files -> analysis -> filters -> output.
@@ -526,27 +565,11 @@ int runRematch(const CliOptions &O, llvm::raw_ostream &Err) {
 
   // Step 4, the analysis: file by file, or round by round over summaries.
   Analyzer A(O, SharedDB, Src, Names);
-  auto AnalyseOne = [&](const std::string &Path) { return A.analyse(Path); };
-  std::vector<FileOutcome> Outcomes;
-  if (O.SummariesDir.empty()) {
-    Outcomes = analyseFiles(Files.ToAnalyse, scheduleOptions(O), AnalyseOne);
-  } else {
-    std::optional<std::vector<FileOutcome>> WithSummaries =
-        analyseWithSummaries(O.SummariesDir, Files.ToAnalyse,
-                             scheduleOptions(O), SharedDB, AnalyseOne, Err,
-                             O.SummariesOnly);
-    if (!WithSummaries)
-      return UsageError;
-    Outcomes = std::move(*WithSummaries);
-  }
-  std::vector<tooling::Replacement> Fixes;
-  for (size_t I = 0; I < Outcomes.size(); ++I) {
-    FileOutcome &Outcome = Outcomes[I];
-    R.Files[Files.Pending[I]] = std::move(Outcome.Status);
-    for (Finding &F : Outcome.Findings)
-      R.Findings.push_back(std::move(F));
-    Fixes.insert(Fixes.end(), Outcome.Fixes.begin(), Outcome.Fixes.end());
-  }
+  std::optional<std::vector<FileOutcome>> Outcomes =
+      analyseAll(O, A, Files, SharedDB, Err);
+  if (!Outcomes)
+    return UsageError;
+  std::vector<tooling::Replacement> Fixes = collectOutcomes(*Outcomes, Files, R);
 
   // Step 5, the findings and their filters.
   orderFindings(R.Findings, Files.Order);
@@ -575,12 +598,7 @@ int runRematch(const CliOptions &O, llvm::raw_ostream &Err) {
       for (const std::string &E : S.Errors)
         Err << E << "\n";
 
-  if (Files.ConfigFailed)
-    return UsageError;
-  for (const FileStatus &S : R.Files)
-    if (S.Status == FileStatus::State::Failed)
-      return AnalysisFailed;
-  return R.Findings.empty() ? NoFindings : HasFindings;
+  return exitCode(R, Files);
 }
 
 } // namespace rematch::tool

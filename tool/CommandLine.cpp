@@ -89,6 +89,8 @@ llvm::Error parseShard(llvm::StringRef Value, CliOptions &O) {
 
 } // namespace
 
+// One branch per option, in the order of the usage text: a flat list (over
+// 80 lines) that is read option by option, not as one algorithm.
 llvm::Expected<CliOptions>
 parseCommandLine(const std::vector<std::string> &Args) {
   CliOptions O;

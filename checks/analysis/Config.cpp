@@ -398,6 +398,9 @@ struct TooDeep {
   bool EmptyEntries; // a run of empty flow entries rather than nesting
 };
 
+// One pass over the characters: a state machine whose state is the locals
+// below. It stays one function (over 80 lines) so that every transition is
+// read beside the state it changes.
 std::optional<TooDeep> tooDeep(StringRef Text) {
   unsigned Line = 1, Column = 1, Flow = 0;
   bool LineStart = true;

@@ -800,24 +800,17 @@ enum class CallReach {
   External, // defined in another TU, or virtual: the composition decides
 };
 
-// The facts of the functions defined here that another TU may need: those
-// of the main file, every virtual method (a virtual call anywhere may run
-// it), explicit instantiations, and what they call here (a header's inline
-// function or template instance that nothing here calls is summarised by a
-// TU that calls it).
-// Of those, a function that has no effect another TU can see, itself or
-// through its calls (a pure leaf, or one that calls only such leaves), is
-// left out, and so are calls to it. The facts are kept in Prefetched for
-// the analysis.
-void EffectAnalysis::describeFunctions(TUSummary &S) {
-  const SourceManager &SM = Ctx.getSourceManager();
-  llvm::DenseSet<const FunctionDecl *> Analysable(Definitions.begin(),
-                                                  Definitions.end());
-  std::vector<const FunctionDecl *> Defs;
-  std::vector<DirectFacts> Facts;
-  llvm::DenseMap<const FunctionDecl *, unsigned> IndexOf;
-  auto reach = [&](const CallSite &C, const FunctionDecl *&Local) {
-    if (!C.Callee || Known->lookup(*C.Callee).Modelled)
+// Where a call leads, among the definitions this TU can analyse.
+class CallReacher {
+public:
+  CallReacher(const std::vector<const FunctionDecl *> &Definitions,
+              const KnownFunctions &Known, const SourceManager &SM)
+      : Analysable(Definitions.begin(), Definitions.end()), Known(Known),
+        SM(SM) {}
+
+  // Local: the callee's definition here, in Local.
+  CallReach operator()(const CallSite &C, const FunctionDecl *&Local) const {
+    if (!C.Callee || Known.lookup(*C.Callee).Modelled)
       return CallReach::Nothing;
     if (C.Virtual)
       return CallReach::External; // overrides anywhere in the program
@@ -830,7 +823,84 @@ void EffectAnalysis::describeFunctions(TUSummary &S) {
     if (SM.isInSystemHeader(C.Callee->getLocation()))
       return CallReach::Nothing;
     return CallReach::External;
-  };
+  }
+
+private:
+  llvm::DenseSet<const FunctionDecl *> Analysable;
+  const KnownFunctions &Known;
+  const SourceManager &SM;
+};
+
+// The facts of the functions defined here that another TU may need: those
+// of the main file, every virtual method (a virtual call anywhere may run
+// it), explicit instantiations, and what they call here (a header's inline
+// function or template instance that nothing here calls is summarised by a
+// TU that calls it).
+// Of those, a function that has no effect another TU can see, itself or
+// through its calls (a pure leaf, or one that calls only such leaves), is
+// left out, and so are calls to it. The facts are kept in Prefetched for
+// the analysis.
+namespace {
+// Marks every caller (transitively, through Callers) of the functions in
+// Work, which are marked already.
+void markCallers(std::vector<bool> &Marked,
+                 const std::vector<std::vector<unsigned>> &Callers,
+                 std::vector<unsigned> Work) {
+  while (!Work.empty()) {
+    unsigned I = Work.back();
+    Work.pop_back();
+    for (unsigned Caller : Callers[I])
+      if (!Marked[Caller]) {
+        Marked[Caller] = true;
+        Work.push_back(Caller);
+      }
+  }
+}
+
+// An effect as a summary records it; Usr: the USR of a declaration.
+template <class UsrOf>
+SummaryEffect exportEffect(const Effect &E, const std::string &Function,
+                           PlainLocations &Where, UsrOf Usr) {
+  SummaryEffect X;
+  X.Kind = E.Kind;
+  X.Target = E.Target;
+  X.Subject = E.Subject;
+  X.Detail = E.Detail;
+  copyModelFacts(X, E);
+  X.VarUsr = E.Var ? Usr(E.Var->getCanonicalDecl()) : E.VarUsr;
+  X.Chain.push_back({Function, "", Where(E.Loc)});
+  if (E.MutatedAt.isValid())
+    X.MutatedAt = Where(E.MutatedAt);
+  return X;
+}
+
+// A call as a summary records it; none when its callee has no USR.
+template <class UsrOf>
+std::optional<SummaryCall> exportCall(const CallSite &C, PlainLocations &Where,
+                                      UsrOf Usr) {
+  SummaryCall X;
+  X.Callee = Usr(C.Callee->getCanonicalDecl());
+  if (X.Callee.empty())
+    return std::nullopt;
+  X.CalleeName = displayName(C.Callee);
+  X.Loc = Where(C.Loc);
+  X.Object = C.Object;
+  X.Args.assign(C.Args.begin(), C.Args.end());
+  while (!X.Args.empty() && !X.Args.back().isOutside())
+    X.Args.pop_back();
+  X.Virtual = C.Virtual;
+  if (C.Virtual && C.StaticClass)
+    X.StaticClass = Usr(C.StaticClass);
+  return X;
+}
+} // namespace
+
+void EffectAnalysis::describeFunctions(TUSummary &S) {
+  const SourceManager &SM = Ctx.getSourceManager();
+  const CallReacher reach(Definitions, *Known, SM);
+  std::vector<const FunctionDecl *> Defs;
+  std::vector<DirectFacts> Facts;
+  llvm::DenseMap<const FunctionDecl *, unsigned> IndexOf;
   auto discover = [&](const FunctionDecl *FD) {
     if (IndexOf.try_emplace(FD, Defs.size()).second) {
       Defs.push_back(FD);
@@ -873,16 +943,9 @@ void EffectAnalysis::describeFunctions(TUSummary &S) {
     if (May[I])
       Work.push_back(I);
   }
-  while (!Work.empty()) {
-    unsigned I = Work.back();
-    Work.pop_back();
-    for (unsigned Caller : Callers[I])
-      if (!May[Caller]) {
-        May[Caller] = true;
-        Work.push_back(Caller);
-      }
-  }
+  markCallers(May, Callers, std::move(Work));
   PlainLocations Where(SM);
+  auto Usr = [this](const Decl *D) { return cachedUsr(D); };
   for (unsigned I = 0; I < Defs.size(); ++I) {
     if (!May[I])
       continue;
@@ -892,41 +955,17 @@ void EffectAnalysis::describeFunctions(TUSummary &S) {
       continue;
     Out.Name = displayName(Defs[I]);
     const DirectFacts &F = Facts[I];
-    for (const Effect &E : F.Effects) {
-      if (!exported(E))
-        continue;
-      SummaryEffect X;
-      X.Kind = E.Kind;
-      X.Target = E.Target;
-      X.Subject = E.Subject;
-      X.Detail = E.Detail;
-      copyModelFacts(X, E);
-      X.VarUsr = E.Var ? cachedUsr(E.Var->getCanonicalDecl()) : E.VarUsr;
-      X.Chain.push_back({Out.Name, "", Where(E.Loc)});
-      if (E.MutatedAt.isValid())
-        X.MutatedAt = Where(E.MutatedAt);
-      Out.Effects.push_back(std::move(X));
-    }
+    for (const Effect &E : F.Effects)
+      if (exported(E))
+        Out.Effects.push_back(exportEffect(E, Out.Name, Where, Usr));
     for (const CallSite &C : F.Calls) {
       const FunctionDecl *Local = nullptr;
       CallReach R = reach(C, Local);
       if (R == CallReach::Nothing ||
           (R == CallReach::Local && !May[IndexOf.find(Local)->second]))
         continue;
-      SummaryCall X;
-      X.Callee = cachedUsr(C.Callee->getCanonicalDecl());
-      if (X.Callee.empty())
-        continue;
-      X.CalleeName = displayName(C.Callee);
-      X.Loc = Where(C.Loc);
-      X.Object = C.Object;
-      X.Args.assign(C.Args.begin(), C.Args.end());
-      while (!X.Args.empty() && !X.Args.back().isOutside())
-        X.Args.pop_back();
-      X.Virtual = C.Virtual;
-      if (C.Virtual && C.StaticClass)
-        X.StaticClass = cachedUsr(C.StaticClass);
-      Out.Calls.push_back(std::move(X));
+      if (std::optional<SummaryCall> X = exportCall(C, Where, Usr))
+        Out.Calls.push_back(std::move(*X));
     }
     S.Functions.push_back(std::move(Out));
   }

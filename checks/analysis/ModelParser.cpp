@@ -328,6 +328,8 @@ private:
     return argOnly(N, N, T.Arg, "a target");
   }
 
+  // A function entry or rule: one branch per key, then the checks that
+  // need several keys. A flat list (over 80 lines) read key by key.
   bool entry(yaml::Node *N, ModelEntry &E, bool Rule) {
     if (Error)
       return false;

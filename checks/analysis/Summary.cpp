@@ -149,6 +149,8 @@ private:
   llvm::StringRef Path;
 };
 
+// An effect's fields, each checked where it is read (a flat list, as in
+// parseSummary).
 llvm::Expected<SummaryEffect> readEffect(Reader &R, const llvm::json::Value &V) {
   auto O = R.object(V, "effect");
   if (!O)
@@ -399,6 +401,9 @@ std::string serializeSummary(const TUSummary &S) {
   return OS.str();
 }
 
+// Reads the document's fields in the order writeSummary writes them, each
+// checked where it is read: a flat list (over 80 lines) that mirrors the
+// writer rather than an algorithm to split.
 llvm::Expected<TUSummary> parseSummary(llvm::StringRef Text,
                                        llvm::StringRef Path) {
   Reader R(Path);

@@ -313,9 +313,25 @@ EffectAnalysis::summary(const FunctionDecl *FD) const {
 // first (Components.h); each is iterated to a fixed point once its callees
 // are final (a function that calls nothing of its own component needs one
 // pass). Per-function state lives in a vector indexed by discovery order.
-void EffectAnalysis::computeSummaries(
-    const std::vector<const FunctionDecl *> &Roots) {
-  const SourceManager &SM = Ctx.getSourceManager();
+// computeSummaries' state: the call graph's nodes as they are discovered,
+// and what solving one strongly connected component needs.
+class EffectAnalysis::SummarySolver {
+public:
+  explicit SummarySolver(EffectAnalysis &A)
+      : A(A), SM(A.Ctx.getSourceManager()) {
+    Nodes.reserve(A.FunctionsWithBody);
+    A.Summaries.reserve(A.FunctionsWithBody);
+  }
+
+  // A function's node: its direct facts and what each of its calls may run.
+  unsigned discover(const FunctionDecl *FD);
+  llvm::ArrayRef<const FunctionDecl *> targets(unsigned V) const {
+    return Nodes[V].Targets;
+  }
+  // The summaries of one component, whose callees' summaries are final.
+  void solveComponent(llvm::ArrayRef<unsigned> SCC);
+
+private:
   struct Node {
     const FunctionDecl *FD;
     DirectFacts Facts;
@@ -324,187 +340,208 @@ void EffectAnalysis::computeSummaries(
     std::vector<const FunctionDecl *> Targets;
     std::vector<unsigned> TargetBegin;
   };
+
+  const FunctionDecl *analysable(const FunctionDecl *FD) const;
+  void addTargets(const CallSite &C,
+                  std::vector<const FunctionDecl *> &Out) const;
+  bool inherit(Node &N, FunctionSummary &S, llvm::DenseSet<EffectKey> &Seen);
+  template <class From>
+  bool append(const CallSite &C, const From &F, unsigned I,
+              const FunctionDecl *Callee, bool External,
+              llvm::StringRef OverrideUsr, FunctionSummary &S,
+              llvm::DenseSet<EffectKey> &Seen);
+
+  EffectAnalysis &A;
+  const SourceManager &SM;
   std::vector<Node> Nodes;
-  Nodes.reserve(FunctionsWithBody);
-  Summaries.reserve(FunctionsWithBody);
-
-  auto analysable = [&](const FunctionDecl *FD) -> const FunctionDecl * {
-    if (!FD)
-      return nullptr;
-    const FunctionDecl *Def = FD->getDefinition();
-    if (!Def || Known->isModelled(*Def, SM))
-      return nullptr;
-    return Def;
-  };
-  // What a call may run: the callee, and for a virtual call every override
-  // defined here.
-  auto addTargets = [&](const CallSite &C, std::vector<const FunctionDecl *> &Out) {
-    if (const FunctionDecl *Def = analysable(C.Callee))
-      Out.push_back(Def);
-    if (!C.Virtual)
-      return;
-    auto It = Overrides.find(C.Callee->getCanonicalDecl());
-    if (It == Overrides.end())
-      return;
-    for (const FunctionDecl *O : It->second) {
-      const auto *RD = cast<CXXMethodDecl>(O)->getParent();
-      if (C.StaticClass && RD != C.StaticClass &&
-          !RD->isDerivedFrom(C.StaticClass))
-        continue;
-      if (const FunctionDecl *Def = analysable(O))
-        Out.push_back(Def);
-    }
-  };
-
-  // Appends to FD's summary what the calls of FD bring in; true if it grew.
-  auto inherit = [&](Node &N, FunctionSummary &S,
-                     llvm::DenseSet<EffectKey> &Seen) {
-    bool Grew = false;
-    const std::vector<CallSite> &Calls = N.Facts.Calls;
-    for (unsigned CI = 0; CI < Calls.size(); ++CI) {
-      const CallSite &C = Calls[CI];
-      // Effect I of a callee, seen at C: mapped to this function's roots,
-      // once per key. From is an Effect of a summary of this TU, or a
-      // SummaryEffect of another TU's (External; of an override there when
-      // OverrideUsr is set). E is complete before it is appended: From may
-      // be in S itself (recursion).
-      auto Append = [&](const auto &From, unsigned I,
-                        const FunctionDecl *Callee, bool External,
-                        llvm::StringRef OverrideUsr) {
-        std::optional<Root> R = mapRoot(From.Target, C);
-        if (!R)
-          return;
-        const VarDecl *Var = nullptr;
-        bool PartOfChange = false;
-        if constexpr (std::is_same_v<std::decay_t<decltype(From)>, Effect>) {
-          Var = From.Var;
-          PartOfChange = From.PartOfChange;
-        }
-        if (!Seen.insert(inheritedKey(From.Kind, *R, C.Loc, Var, From.VarUsr,
-                                      PartOfChange))
-                 .second)
-          return;
-        // In place when there is room: From may be in S itself (recursion),
-        // and only a reallocation would move it.
-        std::optional<Effect> Local;
-        bool InPlace = S.Effects.size() < S.Effects.capacity();
-        Effect &E = InPlace ? S.Effects.emplace_back() : Local.emplace();
-        E.Kind = From.Kind;
-        E.Target = *R;
-        E.Loc = C.Loc;
-        E.Callee = Callee;
-        E.VarUsr = From.VarUsr;
-        E.Var = Var;
-        E.PartOfChange = PartOfChange;
-        E.Subject = From.Subject;
-        E.Detail = From.Detail;
-        copyModelFacts(E, From);
-        E.CalleeEffect = I;
-        E.Called = C.Callee;
-        E.External = External;
-        E.ExternalUsr = OverrideUsr.str();
-        E.Virtual = C.Virtual || From.Virtual || !OverrideUsr.empty();
-        if (!InPlace)
-          S.Effects.push_back(std::move(*Local));
-        Grew = true;
-      };
-      for (unsigned TI = N.TargetBegin[CI]; TI < N.TargetBegin[CI + 1]; ++TI) {
-        const FunctionDecl *Def = N.Targets[TI];
-        auto It = Summaries.find(Def);
-        if (It == Summaries.end())
-          continue;
-        // By index, re-read each time: the callee may be FD itself and
-        // grow (and move) while we append to it.
-        const std::vector<Effect> &CalleeEffects = It->second->Effects;
-        for (unsigned I = 0, Count = CalleeEffects.size(); I < Count; ++I)
-          Append(CalleeEffects[I], I, Def, /*External=*/false, {});
-      }
-      auto AppendAll = [&](const FunctionEffects &Ext,
-                           llvm::StringRef OverrideUsr) {
-        for (unsigned I = 0; I < Ext.Effects.size(); ++I)
-          Append(Ext.Effects[I], I, C.Callee, /*External=*/true, OverrideUsr);
-      };
-      if (const FunctionEffects *Ext = externalEffects(C.Callee))
-        AppendAll(*Ext, {});
-      for (const SummaryOverride *O : remoteOverrides(C))
-        if (const FunctionEffects *Ext = External->lookup(O->Override))
-          AppendAll(*Ext, O->Override);
-    }
-    return Grew;
-  };
-
   std::vector<llvm::DenseSet<EffectKey>> Seen; // reused across components
   std::vector<FunctionSummary *> Out;
-  auto solveComponent = [&](llvm::ArrayRef<unsigned> SCC) {
-    if (Seen.size() < SCC.size())
-      Seen.resize(SCC.size());
-    for (unsigned I = 0; I < SCC.size(); ++I)
-      Seen[I].clear();
-    Out.assign(SCC.size(), nullptr);
-    bool Recursive = SCC.size() > 1;
-    for (unsigned I = 0; I < SCC.size(); ++I) {
-      Node &N = Nodes[SCC[I]];
-      auto S = std::make_unique<FunctionSummary>();
-      S->Effects = std::move(N.Facts.Effects);
-      for (const Effect &E : S->Effects)
-        Seen[I].insert(keyOf(E));
-      // Room for what the callees can bring, so that appending does not
-      // move the effects again and again.
-      size_t Room = S->Effects.size();
-      for (const FunctionDecl *Def : N.Targets)
-        if (auto It = Summaries.find(Def); It != Summaries.end())
-          Room += It->second->Effects.size();
-      S->Effects.reserve(Room);
-      Out[I] = S.get();
-      Summaries[N.FD] = std::move(S);
-      if (!Recursive)
-        Recursive = llvm::is_contained(N.Targets, N.FD);
-    }
-    bool Changed = true;
-    while (Changed) {
-      Changed = false;
-      for (unsigned I = 0; I < SCC.size(); ++I)
-        Changed |= inherit(Nodes[SCC[I]], *Out[I], Seen[I]);
-      if (!Recursive)
-        break; // the callees' summaries were final already
-    }
-    for (FunctionSummary *S : Out)
-      markReadsPartOfChange(*S);
-    for (unsigned I : SCC) { // what the callers need is in the summaries now
-      Nodes[I].Facts = DirectFacts();
-      Nodes[I].Targets = {};
-      Nodes[I].TargetBegin = {};
-    }
-  };
+};
 
-  // A function's node: its direct facts and what each of its calls may run.
-  auto discover = [&](const FunctionDecl *FD) {
-    unsigned V = Nodes.size();
-    auto Pre = Prefetched.find(FD);
-    Node N{FD,
-           Pre != Prefetched.end() ? std::move(Pre->second)
-                                   : collectDirectFacts(*FD, Ctx, *Known),
-           {},
-           {}};
-    N.TargetBegin.reserve(N.Facts.Calls.size() + 1);
-    for (const CallSite &C : N.Facts.Calls) {
-      N.TargetBegin.push_back(N.Targets.size());
-      addTargets(C, N.Targets);
+const FunctionDecl *
+EffectAnalysis::SummarySolver::analysable(const FunctionDecl *FD) const {
+  if (!FD)
+    return nullptr;
+  const FunctionDecl *Def = FD->getDefinition();
+  if (!Def || A.Known->isModelled(*Def, SM))
+    return nullptr;
+  return Def;
+}
+
+// What a call may run: the callee, and for a virtual call every override
+// defined here.
+void EffectAnalysis::SummarySolver::addTargets(
+    const CallSite &C, std::vector<const FunctionDecl *> &Out) const {
+  if (const FunctionDecl *Def = analysable(C.Callee))
+    Out.push_back(Def);
+  if (!C.Virtual)
+    return;
+  auto It = A.Overrides.find(C.Callee->getCanonicalDecl());
+  if (It == A.Overrides.end())
+    return;
+  for (const FunctionDecl *O : It->second) {
+    const auto *RD = cast<CXXMethodDecl>(O)->getParent();
+    if (C.StaticClass && RD != C.StaticClass &&
+        !RD->isDerivedFrom(C.StaticClass))
+      continue;
+    if (const FunctionDecl *Def = analysable(O))
+      Out.push_back(Def);
+  }
+}
+
+// Effect I of a callee, seen at C: mapped to this function's roots, once per
+// key. F is an Effect of a summary of this TU, or a SummaryEffect of another
+// TU's (External; of an override there when OverrideUsr is set). The effect
+// is complete before it is appended: F may be in S itself (recursion).
+template <class From>
+bool EffectAnalysis::SummarySolver::append(
+    const CallSite &C, const From &F, unsigned I, const FunctionDecl *Callee,
+    bool External, llvm::StringRef OverrideUsr, FunctionSummary &S,
+    llvm::DenseSet<EffectKey> &Seen) {
+  std::optional<Root> R = mapRoot(F.Target, C);
+  if (!R)
+    return false;
+  const VarDecl *Var = nullptr;
+  bool PartOfChange = false;
+  if constexpr (std::is_same_v<From, Effect>) {
+    Var = F.Var;
+    PartOfChange = F.PartOfChange;
+  }
+  if (!Seen.insert(inheritedKey(F.Kind, *R, C.Loc, Var, F.VarUsr,
+                                PartOfChange))
+           .second)
+    return false;
+  // In place when there is room: F may be in S itself (recursion), and only
+  // a reallocation would move it.
+  std::optional<Effect> Local;
+  bool InPlace = S.Effects.size() < S.Effects.capacity();
+  Effect &E = InPlace ? S.Effects.emplace_back() : Local.emplace();
+  E.Kind = F.Kind;
+  E.Target = *R;
+  E.Loc = C.Loc;
+  E.Callee = Callee;
+  E.VarUsr = F.VarUsr;
+  E.Var = Var;
+  E.PartOfChange = PartOfChange;
+  E.Subject = F.Subject;
+  E.Detail = F.Detail;
+  copyModelFacts(E, F);
+  E.CalleeEffect = I;
+  E.Called = C.Callee;
+  E.External = External;
+  E.ExternalUsr = OverrideUsr.str();
+  E.Virtual = C.Virtual || F.Virtual || !OverrideUsr.empty();
+  if (!InPlace)
+    S.Effects.push_back(std::move(*Local));
+  return true;
+}
+
+// Appends to N's summary what its calls bring in; true if it grew.
+bool EffectAnalysis::SummarySolver::inherit(Node &N, FunctionSummary &S,
+                                            llvm::DenseSet<EffectKey> &Seen) {
+  bool Grew = false;
+  const std::vector<CallSite> &Calls = N.Facts.Calls;
+  for (unsigned CI = 0; CI < Calls.size(); ++CI) {
+    const CallSite &C = Calls[CI];
+    for (unsigned TI = N.TargetBegin[CI]; TI < N.TargetBegin[CI + 1]; ++TI) {
+      const FunctionDecl *Def = N.Targets[TI];
+      auto It = A.Summaries.find(Def);
+      if (It == A.Summaries.end())
+        continue;
+      // By index, re-read each time: the callee may be N itself and grow
+      // (and move) while we append to it.
+      const std::vector<Effect> &CalleeEffects = It->second->Effects;
+      for (unsigned I = 0, Count = CalleeEffects.size(); I < Count; ++I)
+        Grew |= append(C, CalleeEffects[I], I, Def, /*External=*/false, {}, S,
+                       Seen);
     }
+    auto AppendAll = [&](const FunctionEffects &Ext,
+                         llvm::StringRef OverrideUsr) {
+      for (unsigned I = 0; I < Ext.Effects.size(); ++I)
+        Grew |= append(C, Ext.Effects[I], I, C.Callee, /*External=*/true,
+                       OverrideUsr, S, Seen);
+    };
+    if (const FunctionEffects *Ext = A.externalEffects(C.Callee))
+      AppendAll(*Ext, {});
+    for (const SummaryOverride *O : A.remoteOverrides(C))
+      if (const FunctionEffects *Ext = A.External->lookup(O->Override))
+        AppendAll(*Ext, O->Override);
+  }
+  return Grew;
+}
+
+void EffectAnalysis::SummarySolver::solveComponent(
+    llvm::ArrayRef<unsigned> SCC) {
+  if (Seen.size() < SCC.size())
+    Seen.resize(SCC.size());
+  for (unsigned I = 0; I < SCC.size(); ++I)
+    Seen[I].clear();
+  Out.assign(SCC.size(), nullptr);
+  bool Recursive = SCC.size() > 1;
+  for (unsigned I = 0; I < SCC.size(); ++I) {
+    Node &N = Nodes[SCC[I]];
+    auto S = std::make_unique<FunctionSummary>();
+    S->Effects = std::move(N.Facts.Effects);
+    for (const Effect &E : S->Effects)
+      Seen[I].insert(keyOf(E));
+    // Room for what the callees can bring, so that appending does not move
+    // the effects again and again.
+    size_t Room = S->Effects.size();
+    for (const FunctionDecl *Def : N.Targets)
+      if (auto It = A.Summaries.find(Def); It != A.Summaries.end())
+        Room += It->second->Effects.size();
+    S->Effects.reserve(Room);
+    Out[I] = S.get();
+    A.Summaries[N.FD] = std::move(S);
+    if (!Recursive)
+      Recursive = llvm::is_contained(N.Targets, N.FD);
+  }
+  bool Changed = true;
+  while (Changed) {
+    Changed = false;
+    for (unsigned I = 0; I < SCC.size(); ++I)
+      Changed |= inherit(Nodes[SCC[I]], *Out[I], Seen[I]);
+    if (!Recursive)
+      break; // the callees' summaries were final already
+  }
+  for (FunctionSummary *S : Out)
+    A.markReadsPartOfChange(*S);
+  for (unsigned I : SCC) { // what the callers need is in the summaries now
+    Nodes[I].Facts = DirectFacts();
+    Nodes[I].Targets = {};
+    Nodes[I].TargetBegin = {};
+  }
+}
+
+unsigned EffectAnalysis::SummarySolver::discover(const FunctionDecl *FD) {
+  unsigned V = Nodes.size();
+  auto Pre = A.Prefetched.find(FD);
+  Node N{FD,
+         Pre != A.Prefetched.end() ? std::move(Pre->second)
+                                   : collectDirectFacts(*FD, A.Ctx, *A.Known),
+         {},
+         {}};
+  N.TargetBegin.reserve(N.Facts.Calls.size() + 1);
+  for (const CallSite &C : N.Facts.Calls) {
     N.TargetBegin.push_back(N.Targets.size());
-    Nodes.push_back(std::move(N));
-    return V;
-  };
+    addTargets(C, N.Targets);
+  }
+  N.TargetBegin.push_back(N.Targets.size());
+  Nodes.push_back(std::move(N));
+  return V;
+}
+
+void EffectAnalysis::computeSummaries(
+    const std::vector<const FunctionDecl *> &Roots) {
+  SummarySolver Solver(*this);
   std::vector<const FunctionDecl *> Starts;
   for (const FunctionDecl *Root : Roots)
     if (Root && Root->hasBody())
       Starts.push_back(Root);
   forEachComponent<const FunctionDecl *>(
-      Starts, discover,
-      [&](unsigned V) -> llvm::ArrayRef<const FunctionDecl *> {
-        return Nodes[V].Targets;
-      },
-      solveComponent);
+      Starts, [&](const FunctionDecl *FD) { return Solver.discover(FD); },
+      [&](unsigned V) { return Solver.targets(V); },
+      [&](llvm::ArrayRef<unsigned> SCC) { Solver.solveComponent(SCC); });
 }
 
 // A global whose value cannot change between the passes is no hazard. Alone,

@@ -98,6 +98,7 @@ private:
   void describeCheckpoints(TUSummary &S) const;
   void describeFunctions(TUSummary &S);
 
+  class SummarySolver; // computeSummaries' state and steps
   void computeSummaries(const std::vector<const FunctionDecl *> &Roots);
   void computeFindings();
 

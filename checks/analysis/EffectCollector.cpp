@@ -429,36 +429,54 @@ private:
     if (OC->getNumArgs() == 0)
       return true;
     const Expr *Obj = OC->getArg(0);
-
-    if (Op == OO_LessLess || Op == OO_GreaterGreater) {
-      if (InnerShifts.contains(OC))
-        return true;
-      // Mark the inner operators of a chain so a whole statement is one
-      // effect, reported at its start.
-      const Expr *Base = Obj->IgnoreParenImpCasts();
-      while (const auto *Inner = dyn_cast<CXXOperatorCallExpr>(Base)) {
-        if (Inner->getOperator() != Op || Inner->getNumArgs() == 0)
-          break;
-        InnerShifts.insert(Inner);
-        Base = Inner->getArg(0)->IgnoreParenImpCasts();
-      }
-      if (const VarDecl *Stream = streamObject(Base)) {
-        consume(Base);
-        addEffect(EffectKind::Logging, Root::of(Root::Unconditional),
-                  canonicalName(*Stream), "", OC->getBeginLoc(), OC);
-        return true;
-      }
-      if (Known.isFileStream(Base->getType())) {
-        recordStream(Base, OC->getBeginLoc(), Op == OO_LessLess ? "<<" : ">>");
-        return true;
-      }
-    }
-
+    if ((Op == OO_LessLess || Op == OO_GreaterGreater) &&
+        visitShift(OC, Op, Obj))
+      return true;
     if (Op == OO_Subscript && Known.isMapLike(Obj->getType())) {
       record(EffectKind::CacheWrite, Obj, OC->getBeginLoc(), "operator[]");
       return true;
     }
+    if (visitAssignment(OC, Op, Callee, Obj))
+      return true;
+    if (Op == OO_Call && visitDraw(OC, Obj))
+      return true;
+    if (Callee)
+      visitOperatorAsCall(OC, *Callee, Obj);
+    return true;
+  }
 
+  // `os << a << b` on a log stream or a file stream: one effect for the
+  // whole chain, at its start. False: not a stream, a call like any other.
+  bool visitShift(CXXOperatorCallExpr *OC, OverloadedOperatorKind Op,
+                  const Expr *Obj) {
+    if (InnerShifts.contains(OC))
+      return true;
+    // Mark the inner operators of a chain so a whole statement is one
+    // effect, reported at its start.
+    const Expr *Base = Obj->IgnoreParenImpCasts();
+    while (const auto *Inner = dyn_cast<CXXOperatorCallExpr>(Base)) {
+      if (Inner->getOperator() != Op || Inner->getNumArgs() == 0)
+        break;
+      InnerShifts.insert(Inner);
+      Base = Inner->getArg(0)->IgnoreParenImpCasts();
+    }
+    if (const VarDecl *Stream = streamObject(Base)) {
+      consume(Base);
+      addEffect(EffectKind::Logging, Root::of(Root::Unconditional),
+                canonicalName(*Stream), "", OC->getBeginLoc(), OC);
+      return true;
+    }
+    if (Known.isFileStream(Base->getType())) {
+      recordStream(Base, OC->getBeginLoc(), Op == OO_LessLess ? "<<" : ">>");
+      return true;
+    }
+    return false;
+  }
+
+  // Assignments, increments and compound assignments of an object: a write
+  // or a count, or a call of the user's operator. False: none of those.
+  bool visitAssignment(CXXOperatorCallExpr *OC, OverloadedOperatorKind Op,
+                       const FunctionDecl *Callee, const Expr *Obj) {
     // `out = make(v);` assigns the whole object: a write of `out`, named
     // as the code names it. An implicit or defaulted assignment does
     // nothing else; a user-provided one is followed for what else it does
@@ -504,63 +522,62 @@ private:
              getOperatorSpelling(Op));
       return true;
     }
+    return false;
+  }
 
-    if (Op == OO_Call) {
-      QualType T = Obj->getType();
-      if (Known.isReplayedGenerator(T)) {
-        consume(Obj);
+  // `gen()` or `dist(gen)`: a draw from the engine, replayed or not. False:
+  // no engine involved.
+  bool visitDraw(CXXOperatorCallExpr *OC, const Expr *Obj) {
+    QualType T = Obj->getType();
+    if (Known.isReplayedGenerator(T)) {
+      consume(Obj);
+      return true;
+    }
+    if (Known.isRandomDevice(T)) {
+      consume(Obj);
+      addEffect(EffectKind::UnreplayedRng, Root::of(Root::Unconditional),
+                "std::random_device", "", OC->getBeginLoc());
+      return true;
+    }
+    if (Known.isRandomEngine(T)) {
+      record(EffectKind::UnreplayedRng, Obj, OC->getBeginLoc(), "");
+      return true;
+    }
+    // A distribution called with an engine: the draw is from the engine.
+    for (unsigned I = 1; I < OC->getNumArgs(); ++I) {
+      const Expr *Arg = OC->getArg(I);
+      if (Known.isReplayedGenerator(Arg->getType()) ||
+          isReplayedEngineAccess(Arg)) {
+        consume(Arg);
         return true;
       }
-      if (Known.isRandomDevice(T)) {
-        consume(Obj);
+      if (Known.isRandomEngine(Arg->getType())) {
+        record(EffectKind::UnreplayedRng, Arg, OC->getBeginLoc(), "");
+        return true;
+      }
+      if (Known.isRandomDevice(Arg->getType())) {
+        consume(Arg);
         addEffect(EffectKind::UnreplayedRng, Root::of(Root::Unconditional),
                   "std::random_device", "", OC->getBeginLoc());
         return true;
       }
-      if (Known.isRandomEngine(T)) {
-        record(EffectKind::UnreplayedRng, Obj, OC->getBeginLoc(), "");
-        return true;
-      }
-      // A distribution called with an engine: the draw is from the engine.
-      for (unsigned I = 1; I < OC->getNumArgs(); ++I) {
-        const Expr *Arg = OC->getArg(I);
-        if (Known.isReplayedGenerator(Arg->getType()) ||
-            isReplayedEngineAccess(Arg)) {
-          consume(Arg);
-          return true;
-        }
-        if (Known.isRandomEngine(Arg->getType())) {
-          record(EffectKind::UnreplayedRng, Arg, OC->getBeginLoc(), "");
-          return true;
-        }
-        if (Known.isRandomDevice(Arg->getType())) {
-          consume(Arg);
-          addEffect(EffectKind::UnreplayedRng, Root::of(Root::Unconditional),
-                    "std::random_device", "", OC->getBeginLoc());
-          return true;
-        }
-      }
     }
+    return false;
+  }
 
-    if (Callee) {
-      const auto *MD = dyn_cast<CXXMethodDecl>(Callee);
-      bool Member = MD && !MD->isStatic();
-      if (applyModel(*Callee, OC, Member ? Obj : nullptr, false,
-                     Member ? llvm::ArrayRef(OC->getArgs() + 1,
-                                             OC->getNumArgs() - 1)
-                            : llvm::ArrayRef(OC->getArgs(), OC->getNumArgs())))
-        return true;
-      if (MD)
-        if (!MD->isStatic()) {
-          addCall(*Callee, OC->getBeginLoc(), Obj,
-                  llvm::ArrayRef(OC->getArgs() + 1, OC->getNumArgs() - 1),
-                  MD->isVirtual());
-          return true;
-        }
-      addCall(*Callee, OC->getBeginLoc(), nullptr,
-              llvm::ArrayRef(OC->getArgs(), OC->getNumArgs()), false);
-    }
-    return true;
+  // Any other operator: what the model says of it, or a call of it.
+  void visitOperatorAsCall(CXXOperatorCallExpr *OC, const FunctionDecl &Callee,
+                           const Expr *Obj) {
+    const auto *MD = dyn_cast<CXXMethodDecl>(&Callee);
+    bool Member = MD && !MD->isStatic();
+    // A member operator's object is its first argument.
+    llvm::ArrayRef<const Expr *> Args =
+        Member ? llvm::ArrayRef(OC->getArgs() + 1, OC->getNumArgs() - 1)
+               : llvm::ArrayRef(OC->getArgs(), OC->getNumArgs());
+    if (applyModel(Callee, OC, Member ? Obj : nullptr, false, Args))
+      return;
+    addCall(Callee, OC->getBeginLoc(), Member ? Obj : nullptr, Args,
+            Member && MD->isVirtual());
   }
 
   bool visitMemberCall(CXXMemberCallExpr *MC) {

@@ -989,90 +989,123 @@ private:
                       const FunctionDecl &FD, const Expr *Call,
                       const Expr *Obj, bool Arrow,
                       llvm::ArrayRef<const Expr *> Args) {
-    const SourceLocation L = Call->getBeginLoc();
-    Effect E;
-    E.May = ME.May;
     switch (ME.Effect) {
-    case ModelEffect::Rng: {
-      // A generator passed in: the draw is from that object.
-      if (ME.Generator)
-        if (const Expr *G = argAt(FD, *ME.Generator, Args);
-            G && !isa<CXXDefaultArgExpr>(G) && isNullopt(G) != Truth::Yes) {
-          const Expr *Gen = optionalValue(G);
-          if (Known.isReplayedGenerator(Gen->getType())) {
-            consume(Gen);
-            return;
-          }
-          consume(Gen);
-          Root R = storageRoot(Gen);
-          if (!R.isOutside())
-            return;
-          E.Kind = EffectKind::UnreplayedRng;
-          E.Draws = ME.Draws;
-          addEffect(std::move(E), R, describe(Gen), "", L);
-          return;
-        }
-      E.Kind = EffectKind::UnreplayedRng;
-      E.RngSource = ME.Source;
-      if (const ModelSource *S = Known.models().source(ME.Source))
-        E.RngSourceText = S->Description;
-      E.Draws = ME.Draws;
-      std::string Subject = !ME.Subject.empty() ? ME.Subject
-                            : ME.Source.empty() ? M.Name
-                                                : spelledCallee(Call, M);
-      addEffect(std::move(E), Root::of(Root::Unconditional),
-                std::move(Subject), "", L, Call);
-      return;
-    }
+    case ModelEffect::Rng:
+      return recordModelledDraw(ME, M, FD, Call, Args);
     case ModelEffect::StateWrite:
     case ModelEffect::CounterUpdate:
-    case ModelEffect::CacheWrite: {
-      E.Kind = ME.Effect == ModelEffect::StateWrite ? EffectKind::StateWrite
-               : ME.Effect == ModelEffect::CounterUpdate
-                   ? EffectKind::CounterUpdate
-                   : EffectKind::CacheWrite;
-      const Expr *Target =
-          ME.On.K == ModelTarget::This ? Obj : argAt(FD, ME.On.Arg, Args);
-      bool ThroughPointer = ME.On.K == ModelTarget::This && Arrow;
-      if (!Target)
-        return;
-      // `const c10::optional<Tensor>& running_mean`: the tensor inside.
-      if (ME.On.K == ModelTarget::Argument)
-        Target = optionalValue(Target);
-      consume(Target);
-      Root R = ThroughPointer ? pointeeRoot(Target) : storageRoot(Target);
-      if (!R.isOutside())
-        return;
-      // What of the object the model says is written (a module's
-      // running_mean), or the object.
-      std::string Subject = !ME.Subject.empty()
-                                ? ME.Subject
-                                : describeObject(Target, ThroughPointer);
-      addEffect(std::move(E), R, std::move(Subject), FD.getNameAsString(), L);
-      return;
-    }
+    case ModelEffect::CacheWrite:
+      return recordModelledWrite(ME, FD, Call, Obj, Arrow, Args);
     case ModelEffect::Logging:
     case ModelEffect::Io:
-    case ModelEffect::Nondeterminism: {
-      E.Kind = ME.Effect == ModelEffect::Logging ? EffectKind::Logging
-               : ME.Effect == ModelEffect::Io    ? EffectKind::Io
-                                                 : EffectKind::Nondeterminism;
-      if (ME.StdStreamArg)
-        if (const Expr *S = argAt(FD, *ME.StdStreamArg, Args);
-            S && isStdStream(S))
-          E.Kind = EffectKind::Logging;
-      std::string Subject = M.Name;
-      if (!ME.Subject.empty())
-        Subject = ME.Subject;
-      else if (const auto *Ctor = dyn_cast<CXXConstructorDecl>(&FD))
-        Subject = canonicalName(*Ctor->getParent());
-      addEffect(std::move(E), Root::of(Root::Unconditional), std::move(Subject),
-                "", L, isa<CXXConstructExpr>(Call) ? nullptr : Call);
-      return;
-    }
+    case ModelEffect::Nondeterminism:
+      return recordModelledEvent(ME, M, FD, Call, Args);
     case ModelEffect::Pure:
       return;
     }
+  }
+
+  static EffectKind kindOf(ModelEffect Effect) {
+    switch (Effect) {
+    case ModelEffect::Rng:
+      return EffectKind::UnreplayedRng;
+    case ModelEffect::StateWrite:
+      return EffectKind::StateWrite;
+    case ModelEffect::CounterUpdate:
+      return EffectKind::CounterUpdate;
+    case ModelEffect::CacheWrite:
+      return EffectKind::CacheWrite;
+    case ModelEffect::Logging:
+      return EffectKind::Logging;
+    case ModelEffect::Io:
+      return EffectKind::Io;
+    case ModelEffect::Nondeterminism:
+    case ModelEffect::Pure: // never recorded
+      return EffectKind::Nondeterminism;
+    }
+    return EffectKind::Nondeterminism;
+  }
+
+  // A draw: from the generator passed in, or from the model's source.
+  void recordModelledDraw(const ModelEntry &ME, const CallModel &M,
+                          const FunctionDecl &FD, const Expr *Call,
+                          llvm::ArrayRef<const Expr *> Args) {
+    const SourceLocation L = Call->getBeginLoc();
+    Effect E;
+    E.May = ME.May;
+    E.Kind = EffectKind::UnreplayedRng;
+    E.Draws = ME.Draws;
+    // A generator passed in: the draw is from that object.
+    if (ME.Generator)
+      if (const Expr *G = argAt(FD, *ME.Generator, Args);
+          G && !isa<CXXDefaultArgExpr>(G) && isNullopt(G) != Truth::Yes) {
+        const Expr *Gen = optionalValue(G);
+        consume(Gen);
+        if (Known.isReplayedGenerator(Gen->getType()))
+          return;
+        Root R = storageRoot(Gen);
+        if (R.isOutside())
+          addEffect(std::move(E), R, describe(Gen), "", L);
+        return;
+      }
+    E.RngSource = ME.Source;
+    if (const ModelSource *S = Known.models().source(ME.Source))
+      E.RngSourceText = S->Description;
+    std::string Subject = !ME.Subject.empty() ? ME.Subject
+                          : ME.Source.empty() ? M.Name
+                                              : spelledCallee(Call, M);
+    addEffect(std::move(E), Root::of(Root::Unconditional), std::move(Subject),
+              "", L, Call);
+  }
+
+  // A write, count or cache change of the object or argument the model
+  // names, when it outlives the call.
+  void recordModelledWrite(const ModelEntry &ME, const FunctionDecl &FD,
+                           const Expr *Call, const Expr *Obj, bool Arrow,
+                           llvm::ArrayRef<const Expr *> Args) {
+    Effect E;
+    E.May = ME.May;
+    E.Kind = kindOf(ME.Effect);
+    const Expr *Target =
+        ME.On.K == ModelTarget::This ? Obj : argAt(FD, ME.On.Arg, Args);
+    bool ThroughPointer = ME.On.K == ModelTarget::This && Arrow;
+    if (!Target)
+      return;
+    // `const c10::optional<Tensor>& running_mean`: the tensor inside.
+    if (ME.On.K == ModelTarget::Argument)
+      Target = optionalValue(Target);
+    consume(Target);
+    Root R = ThroughPointer ? pointeeRoot(Target) : storageRoot(Target);
+    if (!R.isOutside())
+      return;
+    // What of the object the model says is written (a module's
+    // running_mean), or the object.
+    std::string Subject = !ME.Subject.empty()
+                              ? ME.Subject
+                              : describeObject(Target, ThroughPointer);
+    addEffect(std::move(E), R, std::move(Subject), FD.getNameAsString(),
+              Call->getBeginLoc());
+  }
+
+  // Logging, I/O or a nondeterministic read: happens whatever the roots.
+  void recordModelledEvent(const ModelEntry &ME, const CallModel &M,
+                           const FunctionDecl &FD, const Expr *Call,
+                           llvm::ArrayRef<const Expr *> Args) {
+    Effect E;
+    E.May = ME.May;
+    E.Kind = kindOf(ME.Effect);
+    if (ME.StdStreamArg)
+      if (const Expr *S = argAt(FD, *ME.StdStreamArg, Args);
+          S && isStdStream(S))
+        E.Kind = EffectKind::Logging;
+    std::string Subject = M.Name;
+    if (!ME.Subject.empty())
+      Subject = ME.Subject;
+    else if (const auto *Ctor = dyn_cast<CXXConstructorDecl>(&FD))
+      Subject = canonicalName(*Ctor->getParent());
+    addEffect(std::move(E), Root::of(Root::Unconditional), std::move(Subject),
+              "", Call->getBeginLoc(),
+              isa<CXXConstructExpr>(Call) ? nullptr : Call);
   }
 
   // Reading or writing a file stream: I/O when the stream outlives the call;

@@ -67,7 +67,7 @@ void rng_duties() {
   std::printf("gradient with the naive recompute: %g\n", g_up * local(m_bad));
 
   // With a Segment.
-  rematch::Generator<std::mt19937> gen(rematch::Name{"dropout"}, seed);
+  rematch::Generator<std::mt19937> gen(rematch::GeneratorName{"dropout"}, seed);
   std::mt19937 reference(seed);
   rematch::Segment seg("dropout");
   const double m_fwd = seg.forward([&] { return dropout_multiplier(gen); });
@@ -116,7 +116,7 @@ void audit_run() {
   std::printf("forward %g, recompute %g\n", y, y2);
   const rematch::Report &r = seg.report();
   std::fputs(r.to_string().c_str(), stdout);
-  using K = rematch::Finding::Kind;
+  using K = rematch::AuditFinding::Kind;
   std::printf("checks:\n");
   check(r.count(K::divergence) >= 1,
         "divergence reported (calls read 0, then 1; different result)");

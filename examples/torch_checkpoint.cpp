@@ -109,7 +109,7 @@ int main() {
         loss_and_grad(plain, x, y, nullptr, 100 + step).item<double>();
     const double lc =
         loss_and_grad(ckpt, x, y, &checkpointed, 100 + step).item<double>();
-    last = rt::compare_gradients(*plain, *ckpt, rtol, atol);
+    last = rt::compare_gradients(*plain, *ckpt, {rtol, atol});
     std::printf(
         "step %d: loss %.6f / %.6f; %zu parameters, max abs error %.3g: %s\n",
         step, lp, lc, last.parameters.size(), max_abs(last),
@@ -190,7 +190,7 @@ int main() {
   const double f = median(fs), b = median(bs), time_floor = 1 + f / (f + b);
   const std::size_t peak_floor = plain_phases[0].peak_floor(mp.peak_bytes);
   const rt::GradientComparison bc =
-      rt::compare_gradients(*big_p, *big_c, rtol, atol);
+      rt::compare_gradients(*big_p, *big_c, {rtol, atol});
   std::printf("%-13s %18s %12s %12s %12s\n", "", "peak tensor memory",
               "allocated", "CPU time", "wall time");
   for (const auto &[name, m] :
@@ -231,7 +231,7 @@ int main() {
   loss_and_grad(wp, x, y, nullptr, 5);
   loss_and_grad(wc, x, y, &no_replay, 5);
   const rt::GradientComparison wrong =
-      rt::compare_gradients(*wp, *wc, rtol, atol);
+      rt::compare_gradients(*wp, *wc, {rtol, atol});
   std::printf("%s", wrong.table().c_str());
   std::printf("RNG replay disabled: %s\n\n",
               wrong.passes() ? "comparison passed (unexpected)"
@@ -259,8 +259,8 @@ int main() {
   const std::vector<rematch::Report> reports = rt::take_reports();
   std::size_t repeated = 0, divergences = 0;
   for (const rematch::Report &r : reports) {
-    repeated += r.count(rematch::Finding::Kind::repeated_effect);
-    divergences += r.count(rematch::Finding::Kind::divergence);
+    repeated += r.count(rematch::AuditFinding::Kind::repeated_effect);
+    divergences += r.count(rematch::AuditFinding::Kind::divergence);
   }
   std::printf(
       "%zu recomputes audited: %zu repeated effect(s), %zu divergence(s); "
@@ -307,7 +307,7 @@ int main() {
     });
     const rt::StepMeasurement &m = ms[ms.size() / 2];
     const rt::GradientComparison g =
-        rt::compare_gradients(*big_p, *big_c, rtol, atol);
+        rt::compare_gradients(*big_p, *big_c, {rtol, atol});
     std::printf("%-9d %-22s %14.2f MiB %9.1f ms %8.2f, %4.2f  %s\n", segments,
                 ranges.c_str(), m.peak_bytes / 1048576.0, m.cpu_seconds * 1e3,
                 double(m.peak_bytes) / double(mp.peak_bytes),
@@ -326,8 +326,8 @@ int main() {
               seq_reports.size());
   for (const rematch::Report &r : seq_reports) {
     std::string buffers;
-    for (const rematch::Finding &f : r.findings())
-      if (f.kind == rematch::Finding::Kind::repeated_effect &&
+    for (const rematch::AuditFinding &f : r.findings())
+      if (f.kind == rematch::AuditFinding::Kind::repeated_effect &&
           f.message.find("running_mean") != std::string::npos)
         buffers += (buffers.empty() ? "" : ", ") +
                    f.message.substr(f.message.find("buffer: ") + 8,
@@ -336,11 +336,11 @@ int main() {
     std::printf("  '%s': %zu repeated effect(s), BatchNorms updated twice: "
                 "%s\n",
                 r.segment().c_str(),
-                r.count(rematch::Finding::Kind::repeated_effect),
+                r.count(rematch::AuditFinding::Kind::repeated_effect),
                 buffers.c_str());
   }
   ok &= seq_reports.size() == 2 &&
-        seq_reports[0].count(rematch::Finding::Kind::repeated_effect) == 9;
+        seq_reports[0].count(rematch::AuditFinding::Kind::repeated_effect) == 9;
 
   std::printf("\n%s\n", ok ? "all checks passed" : "SOME CHECKS FAILED");
   return ok ? 0 : 1;

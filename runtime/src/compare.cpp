@@ -59,31 +59,48 @@ bool GradientComparison::summary_hides_difference() const noexcept {
 }
 
 std::string GradientComparison::table() const {
+  // Columns as wide as their longest entry; the shape column only when some
+  // parameter has a shape.
+  std::size_t wn = 9, wd = 5, ws = 0;
+  for (const ParameterComparison &p : parameters) {
+    wn = std::max(wn, p.name.size());
+    wd = std::max(wd, p.dtype.size());
+    ws = std::max(ws, p.shape.size());
+  }
+  if (ws)
+    ws = std::max<std::size_t>(ws, 5);
+  const int n = static_cast<int>(wn), d = static_cast<int>(wd),
+            s = static_cast<int>(ws);
+  const char *gap = ws ? " " : "";
   std::string out;
-  char line[256];
+  char line[1024];
   std::snprintf(line, sizeof line, "rtol=%g atol=%g\n", tolerance.rtol,
                 tolerance.atol);
   out += line;
   std::snprintf(line, sizeof line,
-                "%-16s %-8s %8s %11s %11s %11s %11s %9s  %s\n", "parameter",
-                "dtype", "count", "max_abs", "max_rel", "ref_norm", "cand_norm",
-                "mismatch", "verdict");
+                "%-*s %-*s %s%-*s%8s %10s %10s %11s %11s %8s  %s\n", n,
+                "parameter", d, "dtype", gap, s, ws ? "shape" : "", "count",
+                "max_abs", "max_rel", "ref_norm", "cand_norm", "mismatch",
+                "verdict");
   out += line;
   for (const ParameterComparison &p : parameters) {
-    std::snprintf(line, sizeof line,
-                  "%-16s %-8s %8zu %11.3e %11.3e %11.5g %11.5g %9zu  %s%s\n",
-                  p.name.c_str(), p.dtype.c_str(), p.count, p.max_abs_error,
-                  p.max_rel_error, p.reference_norm, p.candidate_norm,
-                  p.mismatches,
-                  p.size_mismatch ? "FAIL (size differs)"
-                                  : (p.passes ? "ok" : "FAIL"),
-                  p.summary_hides_difference
-                      ? "  <- norm/sum agree, values do not"
-                      : "");
+    std::snprintf(
+        line, sizeof line,
+        "%-*.200s %-*.100s %s%-*.100s%8zu %10.3e %10.3e %11.5g %11.5g %8zu  "
+        "%s%s\n",
+        n, p.name.c_str(), d, p.dtype.c_str(), gap, s, p.shape.c_str(),
+        p.count, p.max_abs_error, p.max_rel_error, p.reference_norm,
+        p.candidate_norm, p.mismatches,
+        p.size_mismatch ? (p.shape.empty() ? "FAIL (size differs)"
+                                           : "FAIL (shape differs)")
+                        : (p.passes ? "ok" : "FAIL"),
+        p.summary_hides_difference ? "  <- norm/sum agree, values do not" : "");
     out += line;
   }
   for (const std::string &m : missing)
-    out += m + ": present in only one set  FAIL\n";
+    out += m + ": in only one of the two sets  FAIL\n";
+  for (const std::string &m : no_gradient)
+    out += m + ": no gradient in either\n";
   return out;
 }
 

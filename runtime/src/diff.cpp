@@ -65,7 +65,7 @@ std::string describe(const Trace &t, const Event &e) {
   return "?";
 }
 
-SourceLocation where(const Event &e) { return {e.file, e.line}; }
+EventLocation where(const Event &e) { return {e.file, e.line}; }
 
 std::string short_where(const Event &e) {
   if (!e.file)
@@ -132,7 +132,7 @@ std::string side_by_side(const Trace &fwd, const Trace &rec,
   return out;
 }
 
-Finding divergence_for(const Trace &fwd, const Trace &rec, const Hunk &h) {
+AuditFinding divergence_for(const Trace &fwd, const Trace &rec, const Hunk &h) {
   const Event *d = nullptr, *i = nullptr;
   for (std::size_t x : h.dels)
     if (!is_effect(fwd.events[x])) {
@@ -144,8 +144,8 @@ Finding divergence_for(const Trace &fwd, const Trace &rec, const Hunk &h) {
       i = &rec.events[x];
       break;
     }
-  Finding f;
-  f.kind = Finding::Kind::divergence;
+  AuditFinding f;
+  f.kind = AuditFinding::Kind::divergence;
   if (d)
     f.forward = where(*d);
   if (i)
@@ -186,10 +186,10 @@ Finding divergence_for(const Trace &fwd, const Trace &rec, const Hunk &h) {
   return f;
 }
 
-Finding repeated(const Trace &fwd, const Event *f, const Trace &rec,
+AuditFinding repeated(const Trace &fwd, const Event *f, const Trace &rec,
                  const Event &r) {
-  Finding out;
-  out.kind = Finding::Kind::repeated_effect;
+  AuditFinding out;
+  out.kind = AuditFinding::Kind::repeated_effect;
   out.recompute = where(r);
   if (f)
     out.forward = where(*f);
@@ -356,7 +356,7 @@ void analyse_traces(const Trace &fwd, const Trace &rec, Report &out) {
     // included.
     const bool guarded = h.ins.empty() && forward_effects;
     if (computation_differs && !guarded && divergences < kMaxDivergences) {
-      Finding f = divergence_for(fwd, rec, h);
+      AuditFinding f = divergence_for(fwd, rec, h);
       if (divergences == 0)
         f.context = side_by_side(fwd, rec, runs, h);
       ReportWriter::add(out, std::move(f));

@@ -35,7 +35,7 @@ std::atomic<Policy> &policy_storage() {
 
 } // namespace
 
-std::string SourceLocation::to_string() const {
+std::string EventLocation::to_string() const {
   if (!file)
     return "-";
   if (line == 0)
@@ -43,13 +43,13 @@ std::string SourceLocation::to_string() const {
   return std::string(file) + ":" + std::to_string(line);
 }
 
-const char *to_string(Finding::Kind kind) noexcept {
+const char *to_string(AuditFinding::Kind kind) noexcept {
   switch (kind) {
-  case Finding::Kind::divergence:
+  case AuditFinding::Kind::divergence:
     return "divergence";
-  case Finding::Kind::repeated_effect:
+  case AuditFinding::Kind::repeated_effect:
     return "repeated effect";
-  case Finding::Kind::outside_rng_disturbed:
+  case AuditFinding::Kind::outside_rng_disturbed:
     return "outside RNG disturbed";
   }
   return "?";
@@ -58,9 +58,9 @@ const char *to_string(Finding::Kind kind) noexcept {
 Report::Report(std::string segment, std::size_t recompute_index)
     : segment_(std::move(segment)), index_(recompute_index) {}
 
-std::size_t Report::count(Finding::Kind kind) const noexcept {
+std::size_t Report::count(AuditFinding::Kind kind) const noexcept {
   std::size_t n = 0;
-  for (const Finding &f : findings_)
+  for (const AuditFinding &f : findings_)
     n += f.kind == kind;
   return n;
 }
@@ -70,17 +70,17 @@ std::string Report::to_string() const {
                     std::to_string(index_) + ": ";
   if (clean())
     return out + "clean\n";
-  out += std::to_string(count(Finding::Kind::divergence)) + " divergence(s), " +
-         std::to_string(count(Finding::Kind::repeated_effect)) +
+  out += std::to_string(count(AuditFinding::Kind::divergence)) + " divergence(s), " +
+         std::to_string(count(AuditFinding::Kind::repeated_effect)) +
          " repeated effect(s), " +
-         std::to_string(count(Finding::Kind::outside_rng_disturbed)) +
+         std::to_string(count(AuditFinding::Kind::outside_rng_disturbed)) +
          " outside-RNG finding(s)\n";
   // A recompute inside a loop can repeat one effect thousands of times; the
   // first few of each kind say everything, count() has the totals.
   constexpr std::size_t kShownPerKind = 10;
   std::size_t shown[3] = {0, 0, 0};
   std::size_t hidden = 0;
-  for (const Finding &f : findings_) {
+  for (const AuditFinding &f : findings_) {
     auto &n = shown[static_cast<int>(f.kind)];
     if (n++ >= kShownPerKind) {
       ++hidden;

@@ -29,7 +29,7 @@ struct SegmentCore::State {
   Trace forward_trace;
   std::vector<SlotPtr> others; // registered, not replayed, foreign
   std::vector<GeneratorState> others_before;
-  std::vector<Finding> rng_findings;
+  std::vector<AuditFinding> rng_findings;
 
   Report report;
 };
@@ -59,9 +59,9 @@ void release_all(std::vector<SlotPtr> &slots) noexcept {
     s->lease().release();
 }
 
-Finding rng_finding(std::string message) {
-  Finding f;
-  f.kind = Finding::Kind::outside_rng_disturbed;
+AuditFinding rng_finding(std::string message) {
+  AuditFinding f;
+  f.kind = AuditFinding::Kind::outside_rng_disturbed;
   f.message = std::move(message);
   return f;
 }

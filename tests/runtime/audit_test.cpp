@@ -12,7 +12,7 @@
 
 namespace {
 
-using Kind = rematch::Finding::Kind;
+using Kind = rematch::AuditFinding::Kind;
 
 class Audit : public ::testing::Test {
 protected:
@@ -83,7 +83,7 @@ TEST_F(Audit, ObservedValueChangeIsADivergence) {
 }
 
 TEST_F(Audit, DifferentNumberOfDrawsIsADivergence) {
-  rematch::Generator<std::mt19937> g(rematch::Name{"dropout"}, 1u);
+  rematch::Generator<std::mt19937> g(rematch::GeneratorName{"dropout"}, 1u);
   int n = 3;
   rematch::Segment seg;
   auto body = [&] {
@@ -190,7 +190,7 @@ TEST_F(Audit, GuardedEffectsAreNeitherRepeatedNorDivergent) {
 
 TEST_F(Audit, GeneratorLeftOutOfTheSegmentDisturbsTheOutsideStream) {
   rematch::Generator<std::mt19937> listed(1u);
-  rematch::Generator<std::mt19937> other(rematch::Name{"unlisted"}, 2u);
+  rematch::Generator<std::mt19937> other(rematch::GeneratorName{"unlisted"}, 2u);
   rematch::Segment seg("s", {listed.id()});
   auto body = [&] { return listed() + other(); };
   seg.forward(body);
@@ -214,7 +214,7 @@ TEST_F(Audit, ListedGeneratorsDoNotDisturb) {
 TEST_F(Audit, GeneratorCreatedAfterForwardDisturbs) {
   rematch::Segment seg;
   seg.forward([] {});
-  rematch::Generator<std::mt19937> late(rematch::Name{"late"}, 3u);
+  rematch::Generator<std::mt19937> late(rematch::GeneratorName{"late"}, 3u);
   seg.recompute([&] { late(); });
   EXPECT_EQ(seg.report().count(Kind::outside_rng_disturbed), 1u)
       << text(seg.report());

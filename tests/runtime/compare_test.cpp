@@ -86,4 +86,24 @@ TEST(Compare, TableShowsEveryParameter) {
   EXPECT_NE(t.find(" ok"), std::string::npos) << t;
 }
 
+TEST(Compare, TableHasAShapeColumnOnlyWhenShapesAreKnown) {
+  std::vector<float> a{1, 2};
+  auto c = rematch::compare_gradients({{"w", a}}, {{"w", a}});
+  EXPECT_EQ(c.table().find("shape"), std::string::npos) << c.table();
+  // What rematch::torch::compare_gradients fills in.
+  c.parameters[0].shape = "[1x2]/[2x1]";
+  c.parameters[0].size_mismatch = true;
+  c.parameters[0].passes = false;
+  c.no_gradient.push_back("frozen");
+  const std::string t = c.table();
+  EXPECT_NE(t.find("shape"), std::string::npos) << t;
+  EXPECT_NE(t.find("[1x2]/[2x1]"), std::string::npos) << t;
+  EXPECT_NE(t.find("FAIL (shape differs)"), std::string::npos) << t;
+  EXPECT_NE(t.find("frozen: no gradient in either"), std::string::npos) << t;
+  // A frozen parameter is listed, not a failure; the shape is.
+  EXPECT_FALSE(c.passes());
+  c.parameters[0].passes = true;
+  EXPECT_TRUE(c.passes());
+}
+
 } // namespace

@@ -28,7 +28,7 @@ TEST(MixedModes, PlainAndAuditTemplatesCoexist) {
   seg.forward(body);
   global.set(2);
   seg.recompute(body);
-  EXPECT_EQ(seg.report().count(rematch::Finding::Kind::divergence), 1u);
+  EXPECT_EQ(seg.report().count(rematch::AuditFinding::Kind::divergence), 1u);
   rematch::set_policy(rematch::Policy::warn);
 }
 

@@ -48,7 +48,7 @@ TEST(Policy, WarnPrintsTheReportToStderr) {
   const std::string err = testing::internal::GetCapturedStderr();
   EXPECT_NE(err.find("segment 'drifting'"), std::string::npos) << err;
   EXPECT_NE(err.find("divergence"), std::string::npos) << err;
-  EXPECT_EQ(d.seg.report().count(rematch::Finding::Kind::divergence), 1u);
+  EXPECT_EQ(d.seg.report().count(rematch::AuditFinding::Kind::divergence), 1u);
 }
 
 TEST(Policy, WarnIsSilentForACleanRecompute) {
@@ -85,7 +85,7 @@ TEST(Policy, ThrowCarriesTheReportAndRestoresGeneratorsFirst) {
     d.seg.recompute([&] { return g() + static_cast<unsigned>(d.body()); });
     FAIL() << "expected DivergenceError";
   } catch (const rematch::DivergenceError &e) {
-    EXPECT_EQ(e.report().count(rematch::Finding::Kind::divergence), 1u);
+    EXPECT_EQ(e.report().count(rematch::AuditFinding::Kind::divergence), 1u);
     EXPECT_NE(std::string(e.what()).find("value drift"), std::string::npos);
   }
   EXPECT_EQ(g.engine(), reference);

@@ -397,7 +397,7 @@ TEST(Segment, GeneratorsCreatedAfterForwardAreNotTouched) {
 }
 
 TEST(Generator, NamedAndEngineAccess) {
-  rematch::Generator<std::mt19937> g(rematch::Name{"dropout"}, 42u);
+  rematch::Generator<std::mt19937> g(rematch::GeneratorName{"dropout"}, 42u);
   EXPECT_EQ(g.name(), "dropout");
   EXPECT_EQ(g.engine(), std::mt19937(42u));
   rematch::Generator<std::mt19937> unnamed(42u);

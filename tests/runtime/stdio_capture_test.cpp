@@ -11,7 +11,7 @@
 
 namespace {
 
-using Kind = rematch::Finding::Kind;
+using Kind = rematch::AuditFinding::Kind;
 
 class StdioCapture : public ::testing::Test {
 protected:

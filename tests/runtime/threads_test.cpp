@@ -129,7 +129,7 @@ TEST(Threads, SharedAndPrivateGeneratorsOnSeveralThreads) {
   // handed out exactly once per value.
   rematch::set_policy(rematch::Policy::off);
   constexpr int kThreads = 4, kIters = 60;
-  rematch::Generator<std::mt19937> shared(rematch::Name{"shared"}, 77u);
+  rematch::Generator<std::mt19937> shared(rematch::GeneratorName{"shared"}, 77u);
   std::atomic<int> failures{0};
   std::atomic<bool> stop{false};
   std::vector<std::vector<std::uint32_t>> shared_draws(kThreads + 1);
@@ -144,7 +144,7 @@ TEST(Threads, SharedAndPrivateGeneratorsOnSeveralThreads) {
   for (int t = 0; t < kThreads; ++t)
     threads.emplace_back([&, t] {
       rematch::Generator<std::minstd_rand> mine(
-          rematch::Name{"private" + std::to_string(t)},
+          rematch::GeneratorName{"private" + std::to_string(t)},
           static_cast<unsigned>(t + 1));
       std::minstd_rand reference(static_cast<unsigned>(t + 1));
       auto body = [&] {

@@ -159,14 +159,14 @@ TEST_F(Sequential, BuffersAuditedPerSegment) {
   EXPECT_EQ(first.segment(), "checkpoint_sequential modules 0-2");
   EXPECT_EQ(second.segment(), "checkpoint_sequential modules 3-5");
   // Modules 0-2 hold the first BatchNorm (index 2), 3-5 none.
-  EXPECT_EQ(first.count(rematch::Finding::Kind::repeated_effect), 3u)
+  EXPECT_EQ(first.count(rematch::AuditFinding::Kind::repeated_effect), 3u)
       << first.to_string();
   const std::string text = first.to_string();
   for (const char *name :
        {"2.running_mean", "2.running_var", "2.num_batches_tracked 1 -> 2"})
     EXPECT_NE(text.find(name), std::string::npos) << name << "\n" << text;
   EXPECT_TRUE(second.clean()) << second.to_string();
-  EXPECT_EQ(first.count(rematch::Finding::Kind::divergence), 0u);
+  EXPECT_EQ(first.count(rematch::AuditFinding::Kind::divergence), 0u);
   // The second BatchNorm (index 6) runs in the plain tail: updated once.
   EXPECT_EQ(seq[6]
                 ->as<torch::nn::BatchNorm1d>()

@@ -88,7 +88,7 @@ TEST_P(GradientsMatch, PerParameter) {
   torch::Tensor gx_plain = step(plain, x, false);
   torch::Tensor gx_ckpt = step(ckpt, x, true);
 
-  rt::GradientComparison c = rt::compare_gradients(*plain, *ckpt, 1e-6, 1e-7);
+  rt::GradientComparison c = rt::compare_gradients(*plain, *ckpt, {1e-6, 1e-7});
   EXPECT_TRUE(c.passes()) << c.table();
   EXPECT_EQ(c.parameters.size(), 2u * s.depth + 2) << c.table();
   EXPECT_TRUE(c.missing.empty());
@@ -114,7 +114,7 @@ TEST_P(GradientsMatch, PlainModeToo) {
   o.audit = false;
   step(plain, x, false);
   step(ckpt, x, true, o);
-  rt::GradientComparison c = rt::compare_gradients(*plain, *ckpt, 1e-6, 1e-7);
+  rt::GradientComparison c = rt::compare_gradients(*plain, *ckpt, {1e-6, 1e-7});
   EXPECT_TRUE(c.passes()) << c.table();
   EXPECT_TRUE(rt::take_reports().empty()); // nothing recorded
 }
@@ -130,12 +130,12 @@ TEST_P(GradientsMatch, WithoutReplayTheComparisonFails) {
   o.replay_rng = false;
   step(plain, x, false);
   step(ckpt, x, true, o);
-  rt::GradientComparison c = rt::compare_gradients(*plain, *ckpt, 1e-6, 1e-7);
+  rt::GradientComparison c = rt::compare_gradients(*plain, *ckpt, {1e-6, 1e-7});
   EXPECT_FALSE(c.passes()) << c.table();
   // The audit sees new masks: the recomputed outputs differ.
   std::vector<rematch::Report> reports = rt::take_reports();
   ASSERT_FALSE(reports.empty());
-  EXPECT_GT(reports.front().count(rematch::Finding::Kind::divergence), 0u)
+  EXPECT_GT(reports.front().count(rematch::AuditFinding::Kind::divergence), 0u)
       << reports.front().to_string();
 }
 
@@ -277,7 +277,7 @@ TEST_F(TorchTest, AuditFindsAChangedMultiplier) {
   loss.backward();
   auto reports = rt::take_reports();
   ASSERT_EQ(reports.size(), 1u);
-  EXPECT_EQ(reports[0].count(rematch::Finding::Kind::divergence), 1u)
+  EXPECT_EQ(reports[0].count(rematch::AuditFinding::Kind::divergence), 1u)
       << reports[0].to_string();
 }
 
@@ -295,7 +295,7 @@ TEST_F(TorchTest, ThrowPolicyReachesTheCallerOfBackward) {
     loss.backward();
     ADD_FAILURE() << "no DivergenceError";
   } catch (const rematch::DivergenceError &e) {
-    EXPECT_EQ(e.report().count(rematch::Finding::Kind::divergence), 1u)
+    EXPECT_EQ(e.report().count(rematch::AuditFinding::Kind::divergence), 1u)
         << e.report().to_string();
   }
   EXPECT_EQ(cpu_rng_state(), before); // restored before the policy threw
@@ -315,9 +315,9 @@ TEST_F(TorchTest, BufferAuditFiresForBatchNormInTraining) {
   auto reports = rt::take_reports();
   ASSERT_EQ(reports.size(), 1u);
   const rematch::Report &r = reports[0];
-  EXPECT_EQ(r.count(rematch::Finding::Kind::repeated_effect), 3u)
+  EXPECT_EQ(r.count(rematch::AuditFinding::Kind::repeated_effect), 3u)
       << r.to_string();
-  EXPECT_EQ(r.count(rematch::Finding::Kind::divergence), 0u) << r.to_string();
+  EXPECT_EQ(r.count(rematch::AuditFinding::Kind::divergence), 0u) << r.to_string();
   const std::string text = r.to_string();
   for (const char *name :
        {"1.running_mean", "1.running_var", "1.num_batches_tracked 1 -> 2"})
@@ -347,7 +347,7 @@ TEST_F(TorchTest, CompareCatchesEqualNormDifferentValues) {
   b->weight.mutable_grad() = torch::tensor({{4.0f, 3.0f}});
   a->bias.mutable_grad() = torch::tensor({1.0f});
   b->bias.mutable_grad() = torch::tensor({1.0f});
-  rt::GradientComparison c = rt::compare_gradients(*a, *b, 1e-5, 1e-8);
+  rt::GradientComparison c = rt::compare_gradients(*a, *b, {1e-5, 1e-8});
   EXPECT_FALSE(c.passes()) << c.table();
   ASSERT_EQ(c.parameters.size(), 2u);
   EXPECT_EQ(c.parameters[0].name, "weight");
@@ -357,7 +357,7 @@ TEST_F(TorchTest, CompareCatchesEqualNormDifferentValues) {
   EXPECT_DOUBLE_EQ(c.parameters[0].reference_norm,
                    c.parameters[0].candidate_norm);
   EXPECT_TRUE(c.parameters[1].passes);
-  EXPECT_EQ(c.shapes[0], "[1x2]");
+  EXPECT_EQ(c.parameters[0].shape, "[1x2]");
   const std::string t = c.table();
   EXPECT_NE(t.find("float32"), std::string::npos) << t;
   EXPECT_NE(t.find("norm/sum agree, values do not"), std::string::npos) << t;
@@ -367,10 +367,10 @@ TEST_F(TorchTest, CompareRejectsDifferentShapesOfEqualSize) {
   torch::nn::Linear a(2, 1), b(2, 1);
   a->weight.mutable_grad() = torch::ones({1, 2});
   b->weight.mutable_grad() = torch::ones({2, 1});
-  rt::GradientComparison c = rt::compare_gradients(*a, *b, 1e-5, 1e-8);
+  rt::GradientComparison c = rt::compare_gradients(*a, *b, {1e-5, 1e-8});
   EXPECT_FALSE(c.passes());
   EXPECT_TRUE(c.parameters[0].size_mismatch);
-  EXPECT_EQ(c.shapes[0], "[1x2]/[2x1]");
+  EXPECT_EQ(c.parameters[0].shape, "[1x2]/[2x1]");
   // bias has a gradient in neither
   EXPECT_EQ(c.no_gradient, std::vector<std::string>{"bias"});
 }

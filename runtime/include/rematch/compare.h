@@ -52,6 +52,10 @@ struct Tolerance {
 struct ParameterComparison {
   std::string name;
   std::string dtype;
+  /// "[2x3]" where the caller knows the shape (rematch::torch does); "[1x2]/
+  /// [2x1]" when the two differ, which is then a size_mismatch even for an
+  /// equal element count. Empty when unknown.
+  std::string shape;
   std::size_t count = 0;      // elements compared
   std::size_t mismatches = 0; // elements outside the tolerance
   double max_abs_error = 0;
@@ -66,14 +70,20 @@ struct ParameterComparison {
   bool summary_hides_difference = false;
 };
 
+/// The one comparison result, of views or of two libtorch modules
+/// (rematch::torch::compare_gradients).
 struct GradientComparison {
   Tolerance tolerance;
   std::vector<ParameterComparison> parameters;
-  std::vector<std::string> missing; // in one set only
+  std::vector<std::string> missing; // in one set only: fails
+  /// Named in both with a gradient in neither (a frozen parameter): listed,
+  /// does not fail.
+  std::vector<std::string> no_gradient;
   bool passes() const noexcept;
   bool summary_hides_difference() const noexcept;
-  /// One row per parameter: name, dtype, count, max abs/rel error, norms,
-  /// verdict.
+  /// The tolerance, then one row per parameter: name, dtype, shape (when
+  /// known), count, max abs/rel error, norms, mismatches, verdict; then the
+  /// missing parameters and those without a gradient.
   std::string table() const;
 };
 

@@ -16,8 +16,9 @@
 
 namespace rematch {
 
-/// Names a Generator for reports: Generator<std::mt19937> g(Name{"dropout"}, 1).
-struct Name {
+/// Names a Generator in audit reports:
+/// Generator<std::mt19937> g(GeneratorName{"dropout"}, 1).
+struct GeneratorName {
   std::string value;
 };
 
@@ -25,7 +26,7 @@ namespace detail {
 template <class... Args> inline constexpr bool first_is_name = false;
 template <class First, class... Rest>
 inline constexpr bool first_is_name<First, Rest...> =
-    std::is_same_v<std::decay_t<First>, Name>;
+    std::is_same_v<std::decay_t<First>, GeneratorName>;
 
 template <class Engine> class EngineSlot final : public GeneratorSlot {
 public:
@@ -74,9 +75,9 @@ public:
   template <class... Args,
             std::enable_if_t<!detail::first_is_name<Args...>, int> = 0>
   explicit Generator(Args &&...args)
-      : Generator(Name{}, std::forward<Args>(args)...) {}
+      : Generator(GeneratorName{}, std::forward<Args>(args)...) {}
   template <class... Args>
-  explicit Generator(Name name, Args &&...args)
+  explicit Generator(GeneratorName name, Args &&...args)
       : slot_(std::make_shared<detail::EngineSlot<Engine>>(
             std::move(name.value), std::forward<Args>(args)...)),
         id_(detail::register_slot(slot_)) {}

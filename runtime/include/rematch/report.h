@@ -15,28 +15,29 @@ namespace detail {
 struct ReportWriter;
 } // namespace detail
 
-/// A place in the user's source; file is null when the event has none (a
-/// generator draw, output captured from a stream).
-struct SourceLocation {
+/// Where a recorded event happened in the user's source; file is null when
+/// the event has none (a generator draw, output captured from a stream).
+struct EventLocation {
   const char *file = nullptr;
   unsigned line = 0;
   std::string to_string() const;
 };
 
-struct Finding {
+/// One thing the audit of a recompute found.
+struct AuditFinding {
   enum class Kind { divergence, repeated_effect, outside_rng_disturbed };
   Kind kind = Kind::divergence;
   std::string message;
   /// Where the event happened in the forward and in the recompute; a side
   /// that has no such event keeps a default (null) location.
-  SourceLocation forward;
-  SourceLocation recompute;
+  EventLocation forward;
+  EventLocation recompute;
   /// Side-by-side excerpt of both traces around the event (first divergence
   /// only; empty otherwise).
   std::string context;
 };
 
-const char *to_string(Finding::Kind kind) noexcept;
+const char *to_string(AuditFinding::Kind kind) noexcept;
 
 class Report {
 public:
@@ -44,8 +45,10 @@ public:
   Report(std::string segment, std::size_t recompute_index);
 
   bool clean() const noexcept { return findings_.empty(); }
-  const std::vector<Finding> &findings() const noexcept { return findings_; }
-  std::size_t count(Finding::Kind kind) const noexcept;
+  const std::vector<AuditFinding> &findings() const noexcept {
+    return findings_;
+  }
+  std::size_t count(AuditFinding::Kind kind) const noexcept;
   std::string to_string() const;
 
   const std::string &segment() const noexcept { return segment_; }
@@ -56,7 +59,7 @@ private:
   friend struct detail::ReportWriter; // the library fills reports
   std::string segment_;
   std::size_t index_ = 0;
-  std::vector<Finding> findings_;
+  std::vector<AuditFinding> findings_;
 };
 
 class DivergenceError : public std::runtime_error {
@@ -81,7 +84,7 @@ Policy policy() noexcept;
 namespace detail {
 /// How the library adds findings to a report; users only read reports.
 struct ReportWriter {
-  static void add(Report &report, Finding f) {
+  static void add(Report &report, AuditFinding f) {
     report.findings_.push_back(std::move(f));
   }
 };

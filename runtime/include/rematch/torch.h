@@ -315,17 +315,15 @@ at::Tensor checkpoint_sequential(const std::vector<T> &functions, int segments,
 } // namespace REMATCH_MODE_NS
 
 /// Per named parameter: dtype, shape, element count, max absolute and
-/// relative error of the gradients, norms and a verdict, as the runtime's
-/// rematch::compare_gradients (`a` is the reference, `b` the candidate).
-struct GradientComparison : ::rematch::GradientComparison {
-  std::vector<std::string> shapes;      // parallel to `parameters`
-  std::vector<std::string> no_gradient; // parameters without a gradient in both
-  std::string table() const;
-};
+/// relative error of the gradients, norms and a verdict: the runtime's
+/// rematch::compare_gradients over the two modules' gradients (`a` is the
+/// reference, `b` the candidate), with each parameter's shape, and the
+/// parameters without a gradient in either module in `no_gradient`.
+using ::rematch::GradientComparison;
 
 GradientComparison compare_gradients(const ::torch::nn::Module &a,
                                      const ::torch::nn::Module &b,
-                                     double rtol = 1e-5, double atol = 1e-8);
+                                     Tolerance tolerance = {});
 
 /// Tensor memory and wall time of one call of `step`.
 struct StepMeasurement {

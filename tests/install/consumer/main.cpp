@@ -6,7 +6,7 @@
 #include <random>
 
 int main() {
-  rematch::Generator<std::mt19937> gen(rematch::Name{"dropout"}, 42u);
+  rematch::Generator<std::mt19937> gen(rematch::GeneratorName{"dropout"}, 42u);
   rematch::Segment seg("block");
   const auto forward = seg.forward([&] { return gen(); });
   const auto recomputed = seg.recompute([&] { return gen(); });

@@ -20,12 +20,16 @@ OPTIONS:
                                   (default: rematch-*)
   --config-file=<path>            use this .rematch.yaml instead of the one
                                   found upward from each source file
-  --summaries-dir=<dir>           whole-program analysis: one effect summary
-                                  per translation unit in <dir>, reused while
-                                  the file and its includes are unchanged
-  --summaries-only                with --summaries-dir: write the summaries of
-                                  the files (of this --shard) and report
-                                  nothing: phase one of a CI matrix
+  --summaries-dir=<dir>           keep the whole-program summaries (one per
+                                  translation unit, reused while the file and
+                                  its includes are unchanged) in <dir>
+                                  (default, with a compile_commands.json:
+                                  .rematch-cache in its directory)
+  --no-summaries                  analyse each file alone: no summaries, no
+                                  chain that crosses files
+  --summaries-only                write the summaries of the files (of this
+                                  --shard) and report nothing: phase one of a
+                                  CI matrix
   --format=<format>               output format: text (default), json, sarif,
                                   codeclimate (GitLab Code Quality), html (a
                                   self-contained page, with --output)
@@ -148,6 +152,8 @@ parseCommandLine(const std::vector<std::string> &Args) {
       E = Take(O.SummariesDir);
     else if (Name == "summaries-only")
       E = Flag(O.SummariesOnly);
+    else if (Name == "no-summaries")
+      E = Flag(O.NoSummaries);
     else if (Name == "config-file")
       E = Take(O.ConfigFile);
     else if (Name == "output" || Name == "o")
@@ -223,8 +229,12 @@ parseCommandLine(const std::vector<std::string> &Args) {
   }
   if (O.Force && !O.InstallGitHook)
     return usageError("--force applies only to --install-git-hook");
-  if (O.SummariesOnly && O.SummariesDir.empty())
-    return usageError("--summaries-only needs --summaries-dir=<dir>");
+  if (O.NoSummaries && !O.SummariesDir.empty())
+    return usageError("--no-summaries and --summaries-dir contradict each "
+                      "other");
+  if (O.SummariesOnly && O.NoSummaries)
+    return usageError("--summaries-only writes summaries, which "
+                      "--no-summaries turns off");
   if (O.SummariesOnly && O.Fix)
     return usageError("--summaries-only reports nothing, so --fix has nothing "
                       "to apply");

@@ -23,7 +23,11 @@ struct CliOptions {
   std::string CheckpointFunctions;
   std::string Checks = "rematch-*";
   std::string ConfigFile;
-  std::string SummariesDir; // --summaries-dir: whole-program summaries
+  // --summaries-dir: whole-program summaries. Empty: with a
+  // compile_commands.json, <its directory>/.rematch-cache (the driver picks
+  // it), unless --no-summaries.
+  std::string SummariesDir;
+  bool NoSummaries = false;   // --no-summaries: each file alone
   bool SummariesOnly = false; // --summaries-only: write them, report nothing
   Format OutputFormat = Format::Text;
   std::string OutputPath; // empty: stdout

@@ -17,6 +17,7 @@
 #include "clang/Tooling/CompilationDatabase.h"
 #include "clang/Tooling/Core/Replacement.h"
 #include "llvm/ADT/StringMap.h"
+#include "llvm/Config/llvm-config.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
@@ -482,17 +483,107 @@ void writeReport(llvm::raw_ostream &Out, const Results &R, Format F) {
   }
 }
 
+// The directory of the compile_commands.json this run reads: -p's, or the
+// nearest one above the first file (where Clang's auto-detection looks); none
+// with `--` flags or a compile_flags.txt.
+std::optional<std::string> compileCommandsDir(const CliOptions &O) {
+  auto Holds = [](llvm::StringRef Dir, llvm::StringRef Name) {
+    llvm::SmallString<256> P(Dir);
+    llvm::sys::path::append(P, Name);
+    return llvm::sys::fs::exists(P);
+  };
+  if (!O.BuildPath.empty())
+    return Holds(O.BuildPath, "compile_commands.json")
+               ? std::optional<std::string>(O.BuildPath)
+               : std::nullopt;
+  if (O.CompileArgs || O.Files.empty())
+    return std::nullopt;
+  llvm::SmallString<256> Dir(O.Files.front());
+  llvm::sys::fs::make_absolute(Dir);
+  for (llvm::StringRef D = llvm::sys::path::parent_path(Dir); !D.empty();
+       D = llvm::sys::path::parent_path(D)) {
+    if (Holds(D, "compile_commands.json"))
+      return D.str();
+    if (Holds(D, "compile_flags.txt"))
+      return std::nullopt;
+  }
+  return std::nullopt;
+}
+
+// What makes a stored summary stale besides its inputs: another build of
+// rematch (an upgrade, or a rebuild under the same version number) or other
+// entry points. Configuration and model files are inputs of each summary.
+std::string analysisIdentity(const CliOptions &O) {
+  std::string Id = "rematch " REMATCH_VERSION " LLVM " LLVM_VERSION_STRING;
+  llvm::sys::fs::file_status St;
+  if (!llvm::sys::fs::status(llvm::sys::fs::getMainExecutable(nullptr, nullptr),
+                             St))
+    Id += " " + std::to_string(St.getSize()) + ":" +
+          std::to_string(
+              St.getLastModificationTime().time_since_epoch().count());
+  // The built-in models (a project's models are inputs of each summary).
+  for (const std::string &Model : clang::tidy::rematch::builtinModelFiles(
+           clang::tidy::rematch::builtinModelsDir()))
+    Id += '\0' + Model + '\0' + hashFile(Model);
+  Id += '\0';
+  Id += O.CheckpointFunctions;
+  Id += '\0';
+  Id += O.ConfigFile;
+  return Id;
+}
+
+// Step 3, where the summaries live: --summaries-dir, else (whole program by
+// default) .rematch-cache beside the compile_commands.json in use. None with
+// --no-summaries or without such a database; a default place that cannot be
+// created costs a warning, and each file is then analysed alone, as before.
+llvm::Expected<std::optional<SummariesRun>>
+chooseSummaries(const CliOptions &O, llvm::raw_ostream &Err) {
+  SummariesRun Run{O.SummariesDir, analysisIdentity(O), O.SummariesOnly};
+  if (O.ShardCount > 1)
+    Run.RunFiles = O.Files;
+  if (!O.SummariesDir.empty())
+    return Run;
+  std::optional<std::string> DBDir =
+      O.NoSummaries ? std::nullopt : compileCommandsDir(O);
+  if (!DBDir) {
+    if (O.SummariesOnly)
+      return llvm::createStringError(
+          "rematch: error: --summaries-only needs --summaries-dir=<dir>, or a "
+          "compile_commands.json whose directory holds the default cache");
+    return std::nullopt;
+  }
+  llvm::SmallString<256> Dir(*DBDir);
+  llvm::sys::path::append(Dir, ".rematch-cache");
+  std::error_code EC = llvm::sys::fs::create_directories(Dir);
+  if (!EC && !llvm::sys::fs::is_directory(Dir))
+    EC = std::make_error_code(std::errc::not_a_directory);
+  if (!EC)
+    EC = llvm::sys::fs::access(Dir, llvm::sys::fs::AccessMode::Write);
+  if (EC) {
+    if (O.SummariesOnly)
+      return llvm::createStringError(Dir + ": error: cannot create the "
+                                           "summaries cache: " +
+                                     EC.message());
+    Err << Dir << ": warning: cannot create the summaries cache ("
+        << EC.message() << "); each file is analysed alone\n";
+    return std::nullopt;
+  }
+  Run.Dir = std::string(Dir);
+  Run.IsDefault = true;
+  return Run;
+}
+
 // Step 4: every pending file, alone or with the summaries of the others;
 // nothing when the summaries directory cannot be used.
 std::optional<std::vector<FileOutcome>>
-analyseAll(const CliOptions &O, Analyzer &A, const FileSet &Files,
-           const SerializedDatabase &DB, llvm::raw_ostream &Err) {
+analyseAll(const CliOptions &O, const std::optional<SummariesRun> &Summaries,
+           Analyzer &A, const FileSet &Files, const SerializedDatabase &DB,
+           llvm::raw_ostream &Err) {
   auto AnalyseOne = [&](const std::string &Path) { return A.analyse(Path); };
-  if (O.SummariesDir.empty())
+  if (!Summaries)
     return analyseFiles(Files.ToAnalyse, scheduleOptions(O), AnalyseOne);
-  return analyseWithSummaries(O.SummariesDir, Files.ToAnalyse,
-                              scheduleOptions(O), DB, AnalyseOne, Err,
-                              O.SummariesOnly);
+  return analyseWithSummaries(*Summaries, Files.ToAnalyse, scheduleOptions(O),
+                              DB, AnalyseOne, Err);
 }
 
 // Each outcome's status and findings into the results, in the files' order;
@@ -557,16 +648,26 @@ int runRematch(const CliOptions &O, llvm::raw_ostream &Err) {
   }
   llvm::raw_fd_ostream &Out = File ? *File : llvm::outs();
 
+  // Step 3, the summaries' place.
+  llvm::Expected<std::optional<SummariesRun>> Summaries =
+      chooseSummaries(O, Err);
+  if (!Summaries) {
+    Err << llvm::toString(Summaries.takeError()) << "\n";
+    return UsageError;
+  }
+
   SourceCache Src;
   PathNamer Names(O.Files);
   SerializedDatabase SharedDB(*DB);
   Results R;
+  if (*Summaries && Summaries->value().IsDefault)
+    R.SummariesCache = Summaries->value().Dir;
   FileSet Files = collectFiles(O, *DB, Names, R);
 
-  // Step 4, the analysis: file by file, or round by round over summaries.
+  // Step 4, the analysis: file by file, or over the summaries.
   Analyzer A(O, SharedDB, Src, Names);
   std::optional<std::vector<FileOutcome>> Outcomes =
-      analyseAll(O, A, Files, SharedDB, Err);
+      analyseAll(O, *Summaries, A, Files, SharedDB, Err);
   if (!Outcomes)
     return UsageError;
   std::vector<tooling::Replacement> Fixes = collectOutcomes(*Outcomes, Files, R);

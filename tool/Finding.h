@@ -46,6 +46,9 @@ struct FileStatus {
 struct Results {
   std::vector<FileStatus> Files;  // in command-line order
   std::vector<Finding> Findings;  // sorted by file, line, column, check
+  // The whole-program summaries' cache when no option named it (the text
+  // output says where it is, once); empty otherwise.
+  std::string SummariesCache;
 };
 
 // One rule of the SARIF rule table (one per check).

@@ -61,6 +61,9 @@ void printFinding(raw_ostream &OS, const Finding &F) {
 } // namespace
 
 void writeText(raw_ostream &OS, const Results &R) {
+  if (!R.SummariesCache.empty())
+    OS << "rematch: whole-program summaries in " << R.SummariesCache
+       << " (--no-summaries: each file alone)\n";
   for (const FileStatus &File : R.Files)
     if (File.Status == FileStatus::State::Failed)
       printFailedFile(OS, File);

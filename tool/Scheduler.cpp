@@ -308,16 +308,30 @@ struct Worker {
   std::chrono::steady_clock::time_point Deadline;
 };
 
-std::vector<FileOutcome> analyseInProcesses(
-    const std::vector<std::string> &Files, const ScheduleOptions &S,
-    llvm::function_ref<FileOutcome(const std::string &)> Analyse) {
+// Files analysed in forked workers, at most S.Jobs at once, each killed at
+// its deadline: start a worker per file, read the workers' pipes, reap them.
+class ProcessPool {
+public:
   using Clock = std::chrono::steady_clock;
-  std::vector<FileOutcome> Outcomes(Files.size());
-  ProgressLine Progress(S.Progress, Files.size());
-  std::vector<Worker> Running;
-  size_t Next = 0;
 
-  auto Start = [&](size_t I) {
+  ProcessPool(const std::vector<std::string> &Files, const ScheduleOptions &S,
+              llvm::function_ref<FileOutcome(const std::string &)> Analyse)
+      : Files(Files), S(S), Analyse(Analyse), Outcomes(Files.size()),
+        Progress(S.Progress, Files.size()) {}
+
+  std::vector<FileOutcome> run() {
+    size_t Next = 0;
+    while (Next < Files.size() || !Running.empty()) {
+      while (Running.size() < std::max(1u, S.Jobs) && Next < Files.size())
+        start(Next++);
+      readPipes();
+      reap();
+    }
+    return std::move(Outcomes);
+  }
+
+private:
+  void start(size_t I) {
     const std::string &File = Files[I];
     Progress.started(File);
     int Fds[2];
@@ -347,57 +361,15 @@ std::vector<FileOutcome> analyseInProcesses(
           Clock::now() + std::chrono::duration_cast<Clock::duration>(
                              std::chrono::duration<double>(S.TimeoutSeconds));
     Running.push_back({I, Pid, Fds[0], {}, Deadline});
-  };
+  }
 
-  auto Drain = [](Worker &W) {
-    char Buf[65536];
-    while (W.Fd >= 0) {
-      ssize_t N = read(W.Fd, Buf, sizeof Buf);
-      if (N < 0 && errno == EINTR)
-        continue;
-      if (N < 0 && errno == EAGAIN)
-        return;
-      if (N <= 0) {
-        close(W.Fd);
-        W.Fd = -1;
-        return;
-      }
-      W.Data.append(Buf, N);
-      // One read per poll readiness, so a chatty worker cannot starve the
-      // others' deadlines.
-      return;
-    }
-  };
-
-  auto Finish = [&](const Worker &W, int Status) {
-    const std::string &File = Files[W.Index];
-    FileOutcome &Out = Outcomes[W.Index];
-    if (WIFEXITED(Status) && WEXITSTATUS(Status) == 0) {
-      if (!decode(W.Data, File, Out))
-        Out = failed(File, "the analysis worker returned a malformed result");
-    } else if (WIFEXITED(Status) && WEXITSTATUS(Status) == OutOfMemoryExit) {
-      Out = failed(File, "analysis ran out of memory (limit " +
-                             std::to_string(S.MemoryMiB) + " MiB)");
-    } else if (WIFSIGNALED(Status)) {
-      Out = failed(File, "the analysis crashed (" +
-                             describeSignal(WTERMSIG(Status)) + ")");
-    } else {
-      Out = failed(File, "the analysis worker exited with status " +
-                             std::to_string(WEXITSTATUS(Status)));
-    }
-    Progress.finished();
-  };
-
-  while (Next < Files.size() || !Running.empty()) {
-    while (Running.size() < std::max(1u, S.Jobs) && Next < Files.size())
-      Start(Next++);
-
+  // Waits for output, the nearest deadline, or (now and then) workers whose
+  // pipe is already closed, then reads what is ready.
+  void readPipes() {
     std::vector<pollfd> Polls;
     for (const Worker &W : Running)
       if (W.Fd >= 0)
         Polls.push_back({W.Fd, POLLIN, 0});
-    // Wake up for the nearest deadline, and now and then to reap workers
-    // whose pipe is already closed.
     int WaitMs = 100;
     for (const Worker &W : Running)
       if (W.Fd < 0)
@@ -414,8 +386,31 @@ std::vector<FileOutcome> analyseInProcesses(
         if (P.revents)
           for (Worker &W : Running)
             if (W.Fd == P.fd)
-              Drain(W);
+              drain(W);
+  }
 
+  // One read per poll readiness, so a chatty worker cannot starve the
+  // others' deadlines.
+  static void drain(Worker &W) {
+    char Buf[65536];
+    while (W.Fd >= 0) {
+      ssize_t N = read(W.Fd, Buf, sizeof Buf);
+      if (N < 0 && errno == EINTR)
+        continue;
+      if (N < 0 && errno == EAGAIN)
+        return;
+      if (N <= 0) {
+        close(W.Fd);
+        W.Fd = -1;
+        return;
+      }
+      W.Data.append(Buf, N);
+      return;
+    }
+  }
+
+  // Collects the workers that exited, and kills those past their deadline.
+  void reap() {
     for (auto It = Running.begin(); It != Running.end();) {
       Worker &W = *It;
       int Status = 0;
@@ -423,7 +418,7 @@ std::vector<FileOutcome> analyseInProcesses(
       if (W.Fd < 0) // end of file: the worker has exited or is exiting
         Reaped = waitpid(W.Pid, &Status, WNOHANG);
       if (Reaped == W.Pid) {
-        Finish(W, Status);
+        finish(W, Status);
       } else if (Clock::now() >= W.Deadline) {
         kill(W.Pid, SIGKILL);
         while (waitpid(W.Pid, &Status, 0) < 0 && errno == EINTR)
@@ -441,7 +436,38 @@ std::vector<FileOutcome> analyseInProcesses(
       It = Running.erase(It);
     }
   }
-  return Outcomes;
+
+  void finish(const Worker &W, int Status) {
+    const std::string &File = Files[W.Index];
+    FileOutcome &Out = Outcomes[W.Index];
+    if (WIFEXITED(Status) && WEXITSTATUS(Status) == 0) {
+      if (!decode(W.Data, File, Out))
+        Out = failed(File, "the analysis worker returned a malformed result");
+    } else if (WIFEXITED(Status) && WEXITSTATUS(Status) == OutOfMemoryExit) {
+      Out = failed(File, "analysis ran out of memory (limit " +
+                             std::to_string(S.MemoryMiB) + " MiB)");
+    } else if (WIFSIGNALED(Status)) {
+      Out = failed(File, "the analysis crashed (" +
+                             describeSignal(WTERMSIG(Status)) + ")");
+    } else {
+      Out = failed(File, "the analysis worker exited with status " +
+                             std::to_string(WEXITSTATUS(Status)));
+    }
+    Progress.finished();
+  }
+
+  const std::vector<std::string> &Files;
+  const ScheduleOptions &S;
+  llvm::function_ref<FileOutcome(const std::string &)> Analyse;
+  std::vector<FileOutcome> Outcomes;
+  ProgressLine Progress;
+  std::vector<Worker> Running;
+};
+
+std::vector<FileOutcome> analyseInProcesses(
+    const std::vector<std::string> &Files, const ScheduleOptions &S,
+    llvm::function_ref<FileOutcome(const std::string &)> Analyse) {
+  return ProcessPool(Files, S, Analyse).run();
 }
 
 } // namespace

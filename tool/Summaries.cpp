@@ -2,6 +2,7 @@
 
 #include "Summaries.h"
 #include "Compose.h"
+#include "Config.h"
 #include "llvm/Support/Process.h"
 #include <chrono>
 #include "llvm/Support/FileSystem.h"
@@ -43,8 +44,10 @@ std::string hashFile(llvm::StringRef Path) {
 }
 
 std::string hashCommand(const std::vector<std::string> &Args,
-                        llvm::StringRef Directory) {
+                        llvm::StringRef Directory, llvm::StringRef Identity) {
   std::string All = Directory.str();
+  All += '\0';
+  All += Identity;
   for (const std::string &A : Args) {
     All += '\0';
     All += A;
@@ -60,6 +63,24 @@ std::string SummaryStore::pathFor(llvm::StringRef MainFile) const {
                                  clang::tidy::rematch::hashText(MainFile) +
                                  ".summary.json");
   return std::string(P);
+}
+
+void SummaryStore::reload(const std::set<std::string> &MainFiles) {
+  for (const std::string &Main : MainFiles) {
+    std::lock_guard<std::mutex> Lock(Mutex);
+    ByMainFile.erase(Main);
+    auto Buf = llvm::MemoryBuffer::getFile(pathFor(Main));
+    if (!Buf)
+      continue;
+    llvm::Expected<TUSummary> S =
+        clang::tidy::rematch::parseSummary((*Buf)->getBuffer(), pathFor(Main));
+    if (!S) {
+      llvm::consumeError(S.takeError());
+      continue;
+    }
+    if (S->MainFile == Main)
+      ByMainFile[Main] = std::move(*S);
+  }
 }
 
 bool SummaryStore::load(llvm::raw_ostream &Err) {
@@ -177,6 +198,18 @@ SummaryStore::composed(const std::set<std::string> &Exclude) const {
   return clang::tidy::rematch::composeSummaries(All);
 }
 
+void SummaryStore::assignOwners(ExternalSummaries &To,
+                                const std::vector<std::string> &Files) const {
+  std::lock_guard<std::mutex> Lock(Mutex);
+  for (const std::string &F : Files) {
+    auto It = ByMainFile.find(F);
+    if (It == ByMainFile.end())
+      continue;
+    for (const std::string &Callable : It->second.HeaderCallables)
+      To.setOwner(Callable, It->second.MainFile);
+  }
+}
+
 namespace {
 
 // Writes Text to a temporary file of a name no other writer uses (runs in
@@ -285,32 +318,64 @@ std::string runToken() {
 
 } // namespace
 
-std::optional<std::vector<FileOutcome>>
-analyseWithSummaries(const std::string &Dir,
-                     const std::vector<std::string> &Files,
-                     const ScheduleOptions &S,
-                     const clang::tooling::CompilationDatabase &DB,
-                     llvm::function_ref<FileOutcome(const std::string &)> Analyse,
-                     llvm::raw_ostream &Err, bool SummariesOnly) {
-  auto Store = std::make_unique<SummaryStore>(Dir);
-  if (!Store->load(Err))
-    return std::nullopt;
+namespace {
 
-  std::map<std::string, std::string> CommandOf; // absolute path -> hash
-  std::vector<std::string> Abs;
-  for (const std::string &F : Files) {
-    Abs.push_back(absolutePath(F));
-    std::vector<clang::tooling::CompileCommand> Cmds =
-        DB.getCompileCommands(Abs.back());
-    CommandOf[Abs.back()] =
-        Cmds.empty() ? std::string()
-                     : hashCommand(Cmds.front().CommandLine,
-                                   Cmds.front().Directory);
+// One run over the summaries: the files' command hashes, phase one over the
+// stale files, phase two over the files whose findings need a parse.
+class WholeProgramRun {
+public:
+  WholeProgramRun(const SummariesRun &R, const std::vector<std::string> &Files,
+                  const ScheduleOptions &S,
+                  llvm::function_ref<FileOutcome(const std::string &)> Analyse,
+                  llvm::raw_ostream &Err)
+      : R(R), Files(Files), S(S), Analyse(Analyse), Err(Err),
+        Store(std::make_unique<SummaryStore>(R.Dir)), Out(Files.size()),
+        Done(Files.size(), false), Token(runToken()) {
+    for (const std::string &F : Files)
+      Abs.push_back(absolutePath(F));
+    for (const std::string &F : R.RunFiles)
+      RunFiles.push_back(absolutePath(F));
   }
 
-  std::vector<FileOutcome> Out(Files.size());
-  std::vector<bool> Done(Files.size(), false);
-  auto Run = [&](const std::vector<size_t> &Which) {
+  std::optional<std::vector<FileOutcome>>
+  run(const clang::tooling::CompilationDatabase &DB) {
+    if (!Store->load(Err))
+      return std::nullopt;
+    hashCommands(DB);
+    summariseStale();
+    if (R.SummariesOnly)
+      return withoutFindings();
+    reportRest();
+    return std::move(Out);
+  }
+
+private:
+  // What each file's summary must have been written for: its compile
+  // command and the analysis' identity. A .rematch.yaml that appears above
+  // the file changes its analysis (an edited one is among the inputs).
+  void hashCommands(const clang::tooling::CompilationDatabase &DB) {
+    for (const std::string &A : Abs) {
+      std::vector<clang::tooling::CompileCommand> Cmds =
+          DB.getCompileCommands(A);
+      std::string Identity =
+          R.Identity + '\0' +
+          clang::tidy::rematch::findConfigFile(A).value_or(std::string());
+      CommandOf[A] = Cmds.empty()
+                         ? std::string()
+                         : hashCommand(Cmds.front().CommandLine,
+                                       Cmds.front().Directory, Identity);
+    }
+  }
+
+  // The stored summaries but Exclude's, composed, with their owners.
+  std::shared_ptr<ExternalSummaries>
+  compose(const std::set<std::string> &Exclude) const {
+    std::shared_ptr<ExternalSummaries> C = Store->composed(Exclude);
+    Store->assignOwners(*C, RunFiles);
+    return C;
+  }
+
+  void analyse(const std::vector<size_t> &Which) {
     std::vector<std::string> Paths;
     for (size_t I : Which)
       Paths.push_back(Files[I]);
@@ -319,43 +384,36 @@ analyseWithSummaries(const std::string &Dir,
       Out[Which[K]] = std::move(Outcomes[K]);
       Done[Which[K]] = true;
     }
-  };
+  }
 
   // Phase one parses each file whose summary is missing or stale, once: it
   // writes the file's summary, which depends on that file alone, and
   // reports with what the other files' stored summaries compose to.
-  std::vector<size_t> Stale;
-  std::set<std::string> StaleFiles;
-  for (size_t I = 0; I < Files.size(); ++I)
-    if (CommandOf[Abs[I]].empty() || !Store->isFresh(Abs[I], CommandOf[Abs[I]])) {
-      Stale.push_back(I);
-      StaleFiles.insert(Abs[I]);
-    }
-  const std::string Token = runToken();
-  if (!Stale.empty()) {
-    // The sink may run in a forked child (--timeout-per-file): it writes
-    // the file itself, and the store is read again below.
-    PhaseScope Phase(Store->composed(StaleFiles), [&](TUSummary T) {
-      T.Writer = Token;
-      auto It = CommandOf.find(T.MainFile);
-      Store->store(std::move(T),
-                   It == CommandOf.end() ? llvm::StringRef() : It->second,
-                   Err);
-    });
-    Run(Stale);
-    Store = std::make_unique<SummaryStore>(Dir);
-    llvm::raw_null_ostream Quiet; // load problems were reported once above
-    Store->load(Quiet);
-  }
-
-  if (SummariesOnly) {
+  void summariseStale() {
+    std::vector<size_t> Stale;
+    std::set<std::string> StaleFiles;
     for (size_t I = 0; I < Files.size(); ++I) {
-      Out[I].Findings.clear();
-      Out[I].Fixes.clear();
-      if (!Done[I])
-        Out[I].Status.File = Files[I];
+      const std::string &Hash = CommandOf[Abs[I]];
+      if (Hash.empty() || !Store->isFresh(Abs[I], Hash)) {
+        Stale.push_back(I);
+        StaleFiles.insert(Abs[I]);
+      }
     }
-    return Out;
+    if (Stale.empty())
+      return;
+    {
+      // The sink may run in a forked child (--timeout-per-file): it writes
+      // the file itself, and the store is read again below.
+      PhaseScope Phase(compose(StaleFiles), [&](TUSummary T) {
+        T.Writer = Token;
+        auto It = CommandOf.find(T.MainFile);
+        Store->store(std::move(T),
+                     It == CommandOf.end() ? llvm::StringRef() : It->second,
+                     Err);
+      });
+      analyse(Stale);
+    }
+    Store->reload(StaleFiles);
   }
 
   // Phase two composes every summary, without parsing, and parses again
@@ -363,23 +421,56 @@ analyseWithSummaries(const std::string &Dir,
   // parsed yet), and those of phase one whose findings were computed with
   // something the whole composition now says otherwise (a callee in a file
   // summarised in the same phase). A file that failed stays failed.
-  std::shared_ptr<ExternalSummaries> All = Store->composed({});
-  std::vector<size_t> Rest;
-  for (size_t I = 0; I < Files.size(); ++I) {
-    if (!Done[I]) {
-      Rest.push_back(I);
-      continue;
+  void reportRest() {
+    std::shared_ptr<ExternalSummaries> All = compose({});
+    std::vector<size_t> Rest;
+    for (size_t I = 0; I < Files.size(); ++I) {
+      if (!Done[I])
+        Rest.push_back(I);
+      else if (Out[I].Status.Status != FileStatus::State::Failed &&
+               !Store->findingsHold(Abs[I], Token, *All))
+        Rest.push_back(I);
     }
-    if (Out[I].Status.Status == FileStatus::State::Failed)
-      continue;
-    if (!Store->findingsHold(Abs[I], Token, *All))
-      Rest.push_back(I);
-  }
-  if (!Rest.empty()) {
+    if (Rest.empty())
+      return;
     PhaseScope Phase(All, nullptr);
-    Run(Rest);
+    analyse(Rest);
   }
-  return Out;
+
+  // --summaries-only: the statuses of phase one, no findings.
+  std::vector<FileOutcome> withoutFindings() {
+    for (size_t I = 0; I < Files.size(); ++I) {
+      Out[I].Findings.clear();
+      Out[I].Fixes.clear();
+      if (!Done[I])
+        Out[I].Status.File = Files[I];
+    }
+    return std::move(Out);
+  }
+
+  const SummariesRun &R;
+  const std::vector<std::string> &Files;
+  const ScheduleOptions &S;
+  llvm::function_ref<FileOutcome(const std::string &)> Analyse;
+  llvm::raw_ostream &Err;
+  std::unique_ptr<SummaryStore> Store;
+  std::vector<std::string> Abs, RunFiles; // absolute paths
+  std::map<std::string, std::string> CommandOf; // absolute path -> hash
+  std::vector<FileOutcome> Out;
+  std::vector<bool> Done;
+  const std::string Token;
+};
+
+} // namespace
+
+std::optional<std::vector<FileOutcome>>
+analyseWithSummaries(const SummariesRun &R,
+                     const std::vector<std::string> &Files,
+                     const ScheduleOptions &S,
+                     const clang::tooling::CompilationDatabase &DB,
+                     llvm::function_ref<FileOutcome(const std::string &)> Analyse,
+                     llvm::raw_ostream &Err) {
+  return WholeProgramRun(R, Files, S, Analyse, Err).run(DB);
 }
 
 } // namespace rematch::tool

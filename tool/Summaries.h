@@ -28,8 +28,11 @@ using clang::tidy::rematch::TUSummary;
 // Content hash of a file (hex); empty when it cannot be read.
 std::string hashFile(llvm::StringRef Path);
 // Hash of a compile command (arguments and directory).
+// A summary is reused only under the same compile command (Args run in
+// Directory) and the same analysis (Identity: rematch's build and the
+// settings that change what a summary says).
 std::string hashCommand(const std::vector<std::string> &Args,
-                        llvm::StringRef Directory);
+                        llvm::StringRef Directory, llvm::StringRef Identity);
 
 class SummaryStore {
 public:
@@ -38,6 +41,10 @@ public:
   // Creates the directory and reads every summary in it; unreadable ones
   // are reported on Err and left out. False when the directory is unusable.
   bool load(llvm::raw_ostream &Err);
+  // Reads again the stored summaries of these files (absolute paths), as
+  // they are on disk now: the ones a phase just wrote (here or in a child
+  // process), or another run wrote over them. Problems are not reported.
+  void reload(const std::set<std::string> &MainFiles);
 
   // The stored summary of MainFile (absolute) is valid for CommandHash: the
   // command and every file the TU read are unchanged. A summary depends on
@@ -54,6 +61,11 @@ public:
   // that no longer exist), composed (Compose.h).
   std::shared_ptr<ExternalSummaries>
   composed(const std::set<std::string> &Exclude) const;
+
+  // Gives each header callable that a stored summary of Files (absolute, in
+  // order) lists its owner, the first of those files (RunFiles).
+  void assignOwners(ExternalSummaries &To,
+                    const std::vector<std::string> &Files) const;
 
   // Fills in the hashes and writes the summary (atomically), replacing the
   // stored one. Thread-safe.
@@ -82,13 +94,25 @@ private:
 // are in Files' order; nothing when the directory cannot be used (reported
 // on Err). SummariesOnly: phase one alone, and no findings (a file with a
 // fresh summary is not parsed at all).
+// What one whole-program run is given.
+struct SummariesRun {
+  std::string Dir;      // where the summaries are kept
+  std::string Identity; // see hashCommand
+  bool SummariesOnly = false; // write them, report nothing
+  bool IsDefault = false;     // the cache no option named
+  // A sharded run: the files of all its shards, in command-line order. The
+  // first of them whose summary lists a header callable owns it: only that
+  // file's analysis reports the findings in it, in whichever shard.
+  std::vector<std::string> RunFiles;
+};
+
 std::optional<std::vector<FileOutcome>>
-analyseWithSummaries(const std::string &Dir,
+analyseWithSummaries(const SummariesRun &Run,
                      const std::vector<std::string> &Files,
                      const ScheduleOptions &S,
                      const clang::tooling::CompilationDatabase &DB,
                      llvm::function_ref<FileOutcome(const std::string &)> Analyse,
-                     llvm::raw_ostream &Err, bool SummariesOnly = false);
+                     llvm::raw_ostream &Err);
 
 } // namespace rematch::tool
 

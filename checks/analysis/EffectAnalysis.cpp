@@ -613,7 +613,7 @@ void EffectAnalysis::computeFindings() {
   for (const CheckpointSite &Site : Sites)
     for (const Callable &C : Site.Callables) {
       const FunctionSummary *S = summary(C.Body);
-      if (!S)
+      if (!S || !reportedHere(C))
         continue;
       for (const Effect &E : S->Effects) {
         if (!E.Target.isOutside())
@@ -774,6 +774,43 @@ private:
 
 } // namespace
 
+// What names a callable whose body is in a header the same way in every TU
+// that runs it; empty for a body in the main file (no other TU has it). A
+// lambda is named by where it is and by the function it is in, with that
+// function's template arguments: two instantiations are two callables.
+std::string EffectAnalysis::headerCallableIdentity(const Callable &C) const {
+  const SourceManager &SM = Ctx.getSourceManager();
+  if (!C.Body || SM.isInMainFile(SM.getExpansionLoc(C.Body->getLocation())))
+    return {};
+  if (C.K != Callable::Lambda || !C.Expr)
+    return "function:" + cachedUsr(C.Body);
+  PlainLocation At = plainLocation(C.Expr->getBeginLoc(), SM);
+  std::string Id = "lambda:" + At.File + ":" + std::to_string(At.Line) + ":" +
+                   std::to_string(At.Column);
+  if (const auto *In = dyn_cast<FunctionDecl>(
+          Decl::castFromDeclContext(C.Body->getParent())->getDeclContext()))
+    Id += "@" + cachedUsr(In);
+  return Id;
+}
+
+// Whether this TU reports the findings in C's body: always, but in a sharded
+// run where C's body is in a header that an earlier file of the run (the
+// owner) also checkpoints. The decision is a dependency of the findings.
+bool EffectAnalysis::reportedHere(const Callable &C) const {
+  if (!External)
+    return true;
+  std::string Id = headerCallableIdentity(C);
+  if (Id.empty())
+    return true;
+  const SourceManager &SM = Ctx.getSourceManager();
+  std::string Key = ownerDependency(
+      Id, plainLocation(SM.getLocForStartOfFile(SM.getMainFileID()), SM).File);
+  auto [It, Inserted] = UsedExternal.try_emplace(Key);
+  if (Inserted)
+    It->second = External->hashOf(Key);
+  return It->second == "yes";
+}
+
 void EffectAnalysis::describeInputs(TUSummary &S) const {
   const SourceManager &SM = Ctx.getSourceManager();
   S.MainFile = plainLocation(SM.getLocForStartOfFile(SM.getMainFileID()), SM)
@@ -794,10 +831,20 @@ void EffectAnalysis::describeInputs(TUSummary &S) const {
     else
       S.Inputs.emplace_back(std::string(Path), std::string());
   }
-  // The models the effects came from: a changed model makes the summary
-  // stale like a changed header.
+  // The project's models the effects came from and the configuration
+  // (entry points, function lists): a change to either makes the summary
+  // stale like a changed header. The built-in models are the same for every
+  // file: the front end keeps them in the analysis' identity instead.
+  const std::string Builtin = builtinModelsDir();
   for (const std::string &P : Known->models().paths())
-    S.Inputs.emplace_back(P, std::string());
+    if (Builtin.empty() ||
+        !llvm::StringRef(P).starts_with(Builtin + std::string(1, '/')))
+      S.Inputs.emplace_back(P, std::string());
+  if (!Cfg.Path.empty()) {
+    llvm::SmallString<256> P(Cfg.Path);
+    SM.getFileManager().makeAbsolutePath(P);
+    S.Inputs.emplace_back(std::string(P), std::string());
+  }
   // A header included twice has two entries.
   llvm::sort(S.SystemInputs);
   S.SystemInputs.erase(llvm::unique(S.SystemInputs), S.SystemInputs.end());
@@ -812,6 +859,9 @@ void EffectAnalysis::describeCheckpoints(TUSummary &S) const {
       continue;
     ++S.CheckpointSites;
     for (const Callable &C : Site.Callables) {
+      if (std::string Id = headerCallableIdentity(C);
+          !Id.empty() && !llvm::is_contained(S.HeaderCallables, Id))
+        S.HeaderCallables.push_back(std::move(Id));
       if (C.Body || !C.Declared)
         continue;
       SummaryCheckpoint X;

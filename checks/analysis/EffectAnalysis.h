@@ -91,6 +91,8 @@ private:
   const FunctionEffects *externalOf(const Effect &E) const;
   std::vector<const SummaryOverride *> remoteOverrides(const CallSite &C) const;
   std::string cachedUsr(const Decl *D) const;
+  std::string headerCallableIdentity(const Callable &C) const;
+  bool reportedHere(const Callable &C) const;
 
   // This TU's summary for the others (Summary.h), while a sink is installed.
   TUSummary exportSummary();

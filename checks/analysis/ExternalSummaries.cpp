@@ -64,6 +64,8 @@ const FunctionEffects *ExternalSummaries::lookup(llvm::StringRef Usr) const {
 constexpr llvm::StringLiteral GlobalKey = "global:";
 constexpr llvm::StringLiteral CheckpointedKey = "checkpointed:";
 constexpr llvm::StringLiteral OverridesKey = "overrides:";
+constexpr llvm::StringLiteral OwnerKey = "owner:";
+constexpr char OwnerSeparator = '\x1f';
 
 std::string globalDependency(llvm::StringRef Usr) {
   return (GlobalKey + Usr).str();
@@ -75,6 +77,17 @@ std::string checkpointDependency(llvm::StringRef Usr) {
 
 std::string overridesDependency(llvm::StringRef Usr) {
   return (OverridesKey + Usr).str();
+}
+
+std::string ownerDependency(llvm::StringRef Callable,
+                            llvm::StringRef MainFile) {
+  return (OwnerKey + Callable + llvm::Twine(OwnerSeparator) + MainFile).str();
+}
+
+bool ExternalSummaries::reportsIn(llvm::StringRef Callable,
+                                  llvm::StringRef MainFile) const {
+  auto It = Owners.find(Callable);
+  return It == Owners.end() || It->second == MainFile;
 }
 
 namespace {
@@ -97,6 +110,10 @@ std::string ExternalSummaries::hashOf(llvm::StringRef Usr) const {
       Keys.push_back(std::move(K));
     }
     return Keys.empty() ? "none" : hashKeys(std::move(Keys));
+  }
+  if (Usr.consume_front(OwnerKey)) {
+    auto [Callable, MainFile] = Usr.rsplit(OwnerSeparator);
+    return reportsIn(Callable, MainFile) ? "yes" : "no";
   }
   if (Usr.consume_front(GlobalKey))
     return isModifiable(Usr) ? "written" : "constant";

@@ -51,6 +51,17 @@ public:
   // The overrides, in any TU, of the virtual method with this USR.
   llvm::ArrayRef<SummaryOverride> overridesOf(llvm::StringRef Usr) const;
 
+  // A sharded run's owner of a callable whose body is in a header: the
+  // first file of the whole run (all shards, in command-line order) whose
+  // summary lists it. Only that file's analysis reports the findings in the
+  // callable's body, so the shards report each of them once.
+  void setOwner(llvm::StringRef Callable, llvm::StringRef MainFile) {
+    Owners.try_emplace(Callable, MainFile.str());
+  }
+  // Whether the TU of MainFile reports the findings in Callable: it owns
+  // it, or nobody does (not a sharded run, or a callable no summary lists).
+  bool reportsIn(llvm::StringRef Callable, llvm::StringRef MainFile) const;
+
 private:
   llvm::StringMap<FunctionEffects> Functions;
   // Computed on first use: a pre-commit run asks for a handful of them.
@@ -60,6 +71,7 @@ private:
   llvm::StringMap<std::vector<SummaryCheckpoint>> Checkpoints;
   llvm::StringSet<> CheckpointedNames;
   llvm::StringMap<std::vector<SummaryOverride>> Overrides; // by method
+  llvm::StringMap<std::string> Owners; // header callable -> main file
 };
 
 // Process-wide: installed by the front end before any analysis starts.
@@ -81,6 +93,10 @@ std::string checkpointDependency(llvm::StringRef Usr);
 // The dependency key of a virtual call on the set of overrides of the
 // method with this USR in the whole program.
 std::string overridesDependency(llvm::StringRef Usr);
+
+// The dependency key of the decision whether the TU of MainFile reports the
+// findings in a header callable (reportsIn): "yes" or "no".
+std::string ownerDependency(llvm::StringRef Callable, llvm::StringRef MainFile);
 
 // The USR of a declaration; empty when it has none.
 std::string usrOf(const Decl &D);

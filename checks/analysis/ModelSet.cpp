@@ -193,6 +193,17 @@ std::string findBuiltinModels() {
 
 } // namespace
 
+std::vector<std::string> builtinModelFiles(const std::string &Dir) {
+  std::vector<std::string> Out;
+  std::error_code EC;
+  for (sys::fs::directory_iterator It(Dir, EC), End; It != End && !EC;
+       It.increment(EC))
+    if (sys::path::extension(It->path()) == ".yaml")
+      Out.push_back(It->path());
+  llvm::sort(Out);
+  return Out;
+}
+
 std::string builtinModelsDir() {
   static const std::string Dir = findBuiltinModels();
   return Dir;
@@ -224,16 +235,6 @@ Expected<std::shared_ptr<const ModelFile>> loadOnce(const std::string &Path) {
   return Shared;
 }
 
-std::vector<std::string> builtinModelFiles(const std::string &Dir) {
-  std::vector<std::string> Out;
-  std::error_code EC;
-  for (sys::fs::directory_iterator It(Dir, EC), End; It != End && !EC;
-       It.increment(EC))
-    if (sys::path::extension(It->path()) == ".yaml")
-      Out.push_back(It->path());
-  llvm::sort(Out);
-  return Out;
-}
 
 // What makes two configurations' model sets differ.
 std::string configKey(const Config &C) {

@@ -88,6 +88,8 @@ private:
 // share/rematch/models beside the program or plugin this code is in
 // (installed, or copied there in the build tree). Empty when none exists.
 std::string builtinModelsDir();
+// The model files in Dir (the built-in ones), sorted.
+std::vector<std::string> builtinModelFiles(const std::string &Dir);
 
 // The models for a configuration: the built-in files (read once per
 // process), the configuration's Models (each file read once per process,

@@ -1,6 +1,7 @@
 //===--- Summary.cpp - effect summaries that cross translation units ------===//
 
 #include "Summary.h"
+#include "SummaryJson.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/xxhash.h"
 #include <iterator>
@@ -66,21 +67,21 @@ public:
         (Path + ": error: invalid summary file: " + What).str());
   }
 
-  llvm::Expected<const llvm::json::Object *> object(const llvm::json::Value &V,
+  llvm::Expected<const sj::Object *> object(const sj::Value &V,
                                                     llvm::StringRef What) {
-    if (const llvm::json::Object *O = V.getAsObject())
+    if (const sj::Object *O = V.getAsObject())
       return O;
     return error(What + " is not an object");
   }
 
-  llvm::Expected<std::string> string(const llvm::json::Object &O,
+  llvm::Expected<std::string> string(const sj::Object &O,
                                      llvm::StringRef Key) {
     if (std::optional<llvm::StringRef> S = O.getString(Key))
       return S->str();
     return error("'" + Key + "' is missing or not a string");
   }
 
-  llvm::Expected<int64_t> integer(const llvm::json::Object &O,
+  llvm::Expected<int64_t> integer(const sj::Object &O,
                                   llvm::StringRef Key, int64_t Min,
                                   int64_t Max) {
     std::optional<int64_t> I = O.getInteger(Key);
@@ -91,15 +92,15 @@ public:
     return *I;
   }
 
-  llvm::Expected<const llvm::json::Array *> array(const llvm::json::Object &O,
+  llvm::Expected<const sj::Array *> array(const sj::Object &O,
                                                   llvm::StringRef Key) {
-    if (const llvm::json::Array *A = O.getArray(Key))
+    if (const sj::Array *A = O.getArray(Key))
       return A;
     return error("'" + Key + "' is missing or not an array");
   }
 
   template <size_t N>
-  llvm::Expected<unsigned> name(const llvm::json::Object &O,
+  llvm::Expected<unsigned> name(const sj::Object &O,
                                 llvm::StringRef Key,
                                 const char *const (&Names)[N]) {
     llvm::Expected<std::string> S = string(O, Key);
@@ -111,7 +112,7 @@ public:
     return error("unknown " + Key + " '" + *S + "'");
   }
 
-  llvm::Expected<PlainLocation> location(const llvm::json::Value &V) {
+  llvm::Expected<PlainLocation> location(const sj::Value &V) {
     auto O = object(V, "location");
     if (!O)
       return O.takeError();
@@ -131,12 +132,12 @@ public:
     return L;
   }
 
-  llvm::Error strings(const llvm::json::Object &O, llvm::StringRef Key,
+  llvm::Error strings(const sj::Object &O, llvm::StringRef Key,
                       std::vector<std::string> &Out) {
     auto A = array(O, Key);
     if (!A)
       return A.takeError();
-    for (const llvm::json::Value &V : **A) {
+    for (const sj::Value &V : **A) {
       std::optional<llvm::StringRef> S = V.getAsString();
       if (!S)
         return error("'" + Key + "' holds a non-string");
@@ -151,7 +152,7 @@ private:
 
 // An effect's fields, each checked where it is read (a flat list, as in
 // parseSummary).
-llvm::Expected<SummaryEffect> readEffect(Reader &R, const llvm::json::Value &V) {
+llvm::Expected<SummaryEffect> readEffect(Reader &R, const sj::Value &V) {
   auto O = R.object(V, "effect");
   if (!O)
     return O.takeError();
@@ -196,7 +197,7 @@ llvm::Expected<SummaryEffect> readEffect(Reader &R, const llvm::json::Value &V) 
       return V.takeError();
     *Field = *V;
   }
-  if (const llvm::json::Value *M = (*O)->get("mutated_at")) {
+  if (const sj::Value *M = (*O)->get("mutated_at")) {
     auto Loc = R.location(*M);
     if (!Loc)
       return Loc.takeError();
@@ -209,14 +210,14 @@ llvm::Expected<SummaryEffect> readEffect(Reader &R, const llvm::json::Value &V) 
     return Chain.takeError();
   if ((*Chain)->empty())
     return R.error("an effect has an empty chain");
-  for (const llvm::json::Value &SV : **Chain) {
+  for (const sj::Value &SV : **Chain) {
     auto SO = R.object(SV, "step");
     if (!SO)
       return SO.takeError();
     SummaryStep Step;
     auto Fn = R.string(**SO, "function");
     auto Callee = R.string(**SO, "callee");
-    const llvm::json::Value *LocV = (*SO)->get("location");
+    const sj::Value *LocV = (*SO)->get("location");
     if (!Fn)
       return Fn.takeError();
     if (!Callee)
@@ -234,7 +235,7 @@ llvm::Expected<SummaryEffect> readEffect(Reader &R, const llvm::json::Value &V) 
   return E;
 }
 
-llvm::Expected<SummaryCall> readCall(Reader &R, const llvm::json::Value &V) {
+llvm::Expected<SummaryCall> readCall(Reader &R, const sj::Value &V) {
   auto O = R.object(V, "call");
   if (!O)
     return O.takeError();
@@ -250,7 +251,7 @@ llvm::Expected<SummaryCall> readCall(Reader &R, const llvm::json::Value &V) {
     return Object.takeError();
   C.Callee = *Callee;
   C.CalleeName = *Name;
-  const llvm::json::Value *LocV = (*O)->get("location");
+  const sj::Value *LocV = (*O)->get("location");
   if (!LocV)
     return R.error("a call has no location");
   auto Loc = R.location(*LocV);
@@ -393,6 +394,7 @@ std::string serializeSummary(const TUSummary &S) {
       {"checkpoint_sites", S.CheckpointSites},
       {"checkpoints", std::move(Checkpoints)},
       {"overrides", std::move(Overrides)},
+      {"header_callables", S.HeaderCallables},
       {"dependencies", std::move(Deps)},
       {"writer", S.Writer}};
   std::string Out;
@@ -407,13 +409,13 @@ std::string serializeSummary(const TUSummary &S) {
 llvm::Expected<TUSummary> parseSummary(llvm::StringRef Text,
                                        llvm::StringRef Path) {
   Reader R(Path);
-  llvm::Expected<llvm::json::Value> Parsed = llvm::json::parse(Text);
+  llvm::Expected<sj::Value> Parsed = sj::parse(Text);
   if (!Parsed)
     return R.error(llvm::toString(Parsed.takeError()));
   auto Top = R.object(*Parsed, "the document");
   if (!Top)
     return Top.takeError();
-  const llvm::json::Object &O = **Top;
+  const sj::Object &O = **Top;
   if (O.getString("format") != llvm::StringRef("rematch-summary"))
     return R.error("not a rematch summary");
   auto Version = R.integer(O, "version", 0, INT32_MAX);
@@ -447,7 +449,7 @@ llvm::Expected<TUSummary> parseSummary(llvm::StringRef Text,
   auto Inputs = R.array(O, "inputs");
   if (!Inputs)
     return Inputs.takeError();
-  for (const llvm::json::Value &V : **Inputs) {
+  for (const sj::Value &V : **Inputs) {
     auto IO = R.object(V, "input");
     if (!IO)
       return IO.takeError();
@@ -463,7 +465,7 @@ llvm::Expected<TUSummary> parseSummary(llvm::StringRef Text,
   auto Functions = R.array(O, "functions");
   if (!Functions)
     return Functions.takeError();
-  for (const llvm::json::Value &V : **Functions) {
+  for (const sj::Value &V : **Functions) {
     auto FO = R.object(V, "function");
     if (!FO)
       return FO.takeError();
@@ -474,7 +476,7 @@ llvm::Expected<TUSummary> parseSummary(llvm::StringRef Text,
     auto Calls = R.array(**FO, "calls");
     if (!Calls)
       return Calls.takeError();
-    for (const llvm::json::Value &CV : **Calls) {
+    for (const sj::Value &CV : **Calls) {
       auto C = readCall(R, CV);
       if (!C)
         return C.takeError();
@@ -488,7 +490,7 @@ llvm::Expected<TUSummary> parseSummary(llvm::StringRef Text,
       return Effects.takeError();
     F.Usr = *Usr;
     F.Name = *Name;
-    for (const llvm::json::Value &EV : **Effects) {
+    for (const sj::Value &EV : **Effects) {
       auto E = readEffect(R, EV);
       if (!E)
         return E.takeError();
@@ -499,7 +501,7 @@ llvm::Expected<TUSummary> parseSummary(llvm::StringRef Text,
   auto Deps = R.array(O, "dependencies");
   if (!Deps)
     return Deps.takeError();
-  for (const llvm::json::Value &V : **Deps) {
+  for (const sj::Value &V : **Deps) {
     auto DO = R.object(V, "dependency");
     if (!DO)
       return DO.takeError();
@@ -514,7 +516,7 @@ llvm::Expected<TUSummary> parseSummary(llvm::StringRef Text,
   auto Checkpoints = R.array(O, "checkpoints");
   if (!Checkpoints)
     return Checkpoints.takeError();
-  for (const llvm::json::Value &V : **Checkpoints) {
+  for (const sj::Value &V : **Checkpoints) {
     auto CO = R.object(V, "checkpoint");
     if (!CO)
       return CO.takeError();
@@ -532,7 +534,7 @@ llvm::Expected<TUSummary> parseSummary(llvm::StringRef Text,
       return R.error("unknown checkpoint kind '" + C.Kind + "'");
     if (llvm::Error E = R.strings(**CO, "replays", C.Replays))
       return std::move(E);
-    const llvm::json::Value *Call = (*CO)->get("call");
+    const sj::Value *Call = (*CO)->get("call");
     if (!Call)
       return R.error("a checkpoint has no call");
     auto Loc = R.location(*Call);
@@ -544,7 +546,7 @@ llvm::Expected<TUSummary> parseSummary(llvm::StringRef Text,
   auto Overrides = R.array(O, "overrides");
   if (!Overrides)
     return Overrides.takeError();
-  for (const llvm::json::Value &V : **Overrides) {
+  for (const sj::Value &V : **Overrides) {
     auto OO = R.object(V, "override");
     if (!OO)
       return OO.takeError();
@@ -564,6 +566,8 @@ llvm::Expected<TUSummary> parseSummary(llvm::StringRef Text,
   if (llvm::Error E = R.strings(O, "globals_written", S.GlobalsWritten))
     return std::move(E);
   if (llvm::Error E = R.strings(O, "globals_escaping", S.GlobalsEscaping))
+    return std::move(E);
+  if (llvm::Error E = R.strings(O, "header_callables", S.HeaderCallables))
     return std::move(E);
   return S;
 }

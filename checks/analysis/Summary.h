@@ -23,7 +23,7 @@
 namespace clang::tidy::rematch {
 
 // Bumped whenever the format or its meaning changes: older files are stale.
-inline constexpr int SummaryFormatVersion = 5;
+inline constexpr int SummaryFormatVersion = 6;
 
 struct PlainLocation {
   std::string File;
@@ -127,6 +127,10 @@ struct TUSummary {
   unsigned CheckpointSites = 0;
   std::vector<SummaryCheckpoint> Checkpoints; // of callables defined elsewhere
   std::vector<SummaryOverride> Overrides;
+  // The callables this TU's checkpoint calls run whose bodies are in a
+  // header (callableIdentity): every TU that runs one finds the same effects
+  // in it, and a sharded run lets one of them report them (ownerDependency).
+  std::vector<std::string> HeaderCallables;
   // Not part of what the TU says: what the findings of the run that wrote
   // the summary were computed with (other TUs' functions, globals, overrides
   // and checkpoint calls, with their composed hash then), and a token naming

@@ -618,6 +618,72 @@ float Logged::forward(float x) { std::printf("%f", x); return x; }
             if not n.startswith("a.cpp."):
                 self.assertEqual(before[n], os.stat(os.path.join(self.sums, n)).st_mtime_ns)
 
+    def matrix_union(self, files, shards):
+        """Phase one per shard into its own directory, merged; the report
+        phase per shard over the merged summaries: every shard's findings."""
+        merged = os.path.join(self.dir, "merged")
+        os.mkdir(merged)
+        for i in range(1, shards + 1):
+            own = os.path.join(self.dir, "phase1-%d" % i)
+            p = subprocess.run([TOOLS.rematch, "--format=json", "--summaries-only",
+                                "--summaries-dir=" + own,
+                                "--shard=%d/%d" % (i, shards),
+                                *files, "--", "-std=c++17"], cwd=self.dir,
+                               capture_output=True, text=True, timeout=300)
+            self.assertEqual(p.returncode, 0, p.stderr)
+            self.assertEqual(json.loads(p.stdout)["findings"], [])
+            for name in os.listdir(own):
+                shutil.copy(os.path.join(own, name), merged)
+        union = []
+        for i in range(1, shards + 1):
+            shard_dir = os.path.join(self.dir, "report-%d" % i)
+            shutil.copytree(merged, shard_dir)
+            p = subprocess.run([TOOLS.rematch, "--format=json",
+                                "--summaries-dir=" + shard_dir,
+                                "--shard=%d/%d" % (i, shards),
+                                *files, "--", "-std=c++17"], cwd=self.dir,
+                               capture_output=True, text=True, timeout=300)
+            self.assertIn(p.returncode, (0, 1), p.stderr)
+            union += json.loads(p.stdout)["findings"]
+        return union
+
+    def test_header_findings_have_one_owning_shard(self):
+        # Callables defined in a header and checkpointed from several files:
+        # each of those files finds the same effects in the header. Each shard
+        # of a matrix reports them only when its file is the first of the run
+        # to checkpoint the callable, so the union is the single machine's
+        # report. Two instantiations of a template are two callables.
+        self.write("layer.h", '#pragma once\n#include "common.h"\n'
+                   "#include <cstdio>\n"
+                   'inline float body() { std::printf("body"); return 1; }\n'
+                   'struct Loud { float bump() { std::printf("loud"); return 1; } };\n'
+                   "struct Quiet { float bump() { return 1; } };\n"
+                   "template <class T> float run_bump() { T t; return t.bump(); }\n"
+                   "struct Step { BatchNorm *bn; float operator()() const "
+                   "{ update_all(*bn, 1); return 1; } };\n")
+        users = {
+            "p.cpp": "float p(rematch::Segment &s) { return s.forward(run_bump<Quiet>) + s.forward(body); }\n",
+            "q.cpp": "float q(rematch::Segment &s, BatchNorm &bn) { return s.forward(Step{&bn}); }\n",
+            "r.cpp": "float r(rematch::Segment &s, BatchNorm &bn) {\n"
+                     "  return s.forward(run_bump<Loud>) + s.forward(body) + s.forward(Step{&bn});\n}\n",
+        }
+        for name, text in users.items():
+            self.write(name, '#include "layer.h"\n' + text)
+        files = ["p.cpp", "q.cpp", "r.cpp", "b.cpp", "c.cpp"]
+        one, _, rc = self.run_rematch(files)
+        self.assertEqual(rc, 1)
+        where = sorted((f["check"], f["file"], f["line"]) for f in one["findings"])
+        self.assertEqual(where, [
+            ("rematch-counter-update", "layer.h", 8),  # Step, into c.cpp
+            ("rematch-logging", "layer.h", 4),         # body
+            ("rematch-logging", "layer.h", 7),         # run_bump<Loud> only
+            ("rematch-state-write", "layer.h", 8)])
+        # Without owners, the shards of p.cpp and r.cpp would both report
+        # body, and those of q.cpp and r.cpp both report Step.
+        union = self.matrix_union(files, 3)
+        key = lambda f: json.dumps(f, sort_keys=True)
+        self.assertEqual(sorted(map(key, union)), sorted(map(key, one["findings"])))
+
     def test_two_phase_matrix_equals_one_machine(self):
         # Phase one: three shards, each with --summaries-only into its own
         # directory (a CI job's artifact). The report phase: each shard over
@@ -631,28 +697,7 @@ float Logged::forward(float x) { std::printf("%f", x); return x; }
         files = ["a.cpp", "b.cpp", "c.cpp", "block.cpp", "user.cpp"]
         one, _, rc = self.run_rematch(files)
         self.assertEqual(rc, 1)
-        merged = os.path.join(self.dir, "merged")
-        os.mkdir(merged)
-        for i in (1, 2, 3):
-            own = os.path.join(self.dir, "phase1-%d" % i)
-            p = subprocess.run([TOOLS.rematch, "--format=json", "--summaries-only",
-                                "--summaries-dir=" + own, "--shard=%d/3" % i,
-                                *files, "--", "-std=c++17"], cwd=self.dir,
-                               capture_output=True, text=True, timeout=300)
-            self.assertEqual(p.returncode, 0, p.stderr)
-            self.assertEqual(json.loads(p.stdout)["findings"], [])
-            for name in os.listdir(own):
-                shutil.copy(os.path.join(own, name), merged)
-        union = []
-        for i in (1, 2, 3):
-            shard_dir = os.path.join(self.dir, "report-%d" % i)
-            shutil.copytree(merged, shard_dir)
-            p = subprocess.run([TOOLS.rematch, "--format=json",
-                                "--summaries-dir=" + shard_dir, "--shard=%d/3" % i,
-                                *files, "--", "-std=c++17"], cwd=self.dir,
-                               capture_output=True, text=True, timeout=300)
-            self.assertIn(p.returncode, (0, 1), p.stderr)
-            union += json.loads(p.stdout)["findings"]
+        union = self.matrix_union(files, 3)
         key = lambda f: json.dumps(f, sort_keys=True)
         self.assertEqual(sorted(map(key, union)), sorted(map(key, one["findings"])))
         # Cross-shard chains are there: user.cpp (shard 2) reaches c.cpp
@@ -751,6 +796,182 @@ float Logged::forward(float x) { std::printf("%f", x); return x; }
                            capture_output=True, text=True, timeout=300)
         self.assertEqual(p.returncode, 2)
         self.assertIn("sums", p.stderr)
+
+
+class DefaultCacheTest(unittest.TestCase):
+    """Whole program by default: with a compile_commands.json, summaries are
+    kept in .rematch-cache beside it; --no-summaries analyses files alone."""
+
+    FILES = ["a.cpp", "b.cpp", "c.cpp"]
+    CROSS = ("rematch-counter-update", "a.cpp", A_CALL_LINE)
+
+    def setUp(self):
+        self._tmp = tempfile.TemporaryDirectory()
+        self.dir = self._tmp.name
+        for name, text in (("common.h", COMMON_H), ("a.cpp", A_CPP),
+                           ("b.cpp", B_CPP), ("c.cpp", C_CPP)):
+            self.write(name, text)
+        self.build = os.path.join(self.dir, "build")
+        self.cache = os.path.join(self.build, ".rematch-cache")
+        os.makedirs(self.build)
+        self.write_database(self.build)
+
+    def tearDown(self):
+        self._tmp.cleanup()
+
+    def write(self, name, text):
+        with open(os.path.join(self.dir, name), "w") as f:
+            f.write(text)
+
+    def write_database(self, where):
+        with open(os.path.join(where, "compile_commands.json"), "w") as f:
+            json.dump([{"directory": self.dir, "file": name,
+                        "arguments": ["clang++-19", "-std=c++17", "-c", name]}
+                       for name in self.FILES], f)
+
+    def run_tool(self, *args, program=None, env=None, expect=(0, 1)):
+        p = subprocess.run([program or TOOLS.rematch, "-j", "1", *args],
+                           cwd=self.dir, capture_output=True, text=True,
+                           timeout=300, env=env)
+        self.assertIn(p.returncode, expect, p.stdout + p.stderr)
+        return p
+
+    def findings(self, p):
+        return sorted((f["check"], f["file"], f["line"])
+                      for f in json.loads(p.stdout)["findings"])
+
+    def summaries(self, where=None):
+        where = where or self.cache
+        return {n: os.stat(os.path.join(where, n)).st_mtime_ns
+                for n in os.listdir(where) if n.endswith(".summary.json")}
+
+    def test_compilation_database_keeps_summaries_in_the_build_directory(self):
+        p = self.run_tool("-p", "build", *self.FILES)
+        lines = p.stdout.splitlines()
+        # Said once, first, in text mode, with the place as the user named it.
+        self.assertEqual(lines[0], "rematch: whole-program summaries in "
+                         "build/.rematch-cache (--no-summaries: each file alone)")
+        self.assertEqual(sum("whole-program summaries" in l for l in lines), 1)
+        self.assertIn("a.cpp:%d:" % A_CALL_LINE, p.stdout)
+        self.assertIn("'update_all', which increments 'num_batches_tracked_'",
+                      p.stdout)
+        self.assertEqual(len(self.summaries()), 3)
+        # The pre-commit case: one file, the others' summaries reused; the
+        # machine formats carry no header.
+        before = self.summaries()
+        one = self.run_tool("-p", "build", "--format=json", "a.cpp")
+        self.assertIn(self.CROSS, self.findings(one))
+        self.assertEqual(self.summaries(), before)
+
+    def test_no_summaries_analyses_each_file_alone(self):
+        p = self.run_tool("-p", "build", "--no-summaries", "--format=json",
+                          *self.FILES)
+        self.assertNotIn(self.CROSS, self.findings(p))
+        self.assertFalse(os.path.exists(self.cache))
+        text = self.run_tool("-p", "build", "--no-summaries", *self.FILES)
+        self.assertNotIn("whole-program", text.stdout)
+
+    def test_no_summaries_and_a_directory_contradict(self):
+        p = self.run_tool("-p", "build", "--no-summaries",
+                          "--summaries-dir=sums", "a.cpp", expect=(2,))
+        self.assertIn("--no-summaries and --summaries-dir", p.stderr)
+        p = self.run_tool("-p", "build", "--no-summaries", "--summaries-only",
+                          "a.cpp", expect=(2,))
+        self.assertIn("--summaries-only", p.stderr)
+
+    def test_an_explicit_directory_wins_and_is_not_announced(self):
+        p = self.run_tool("-p", "build", "--summaries-dir=sums", *self.FILES)
+        self.assertNotIn("whole-program summaries in", p.stdout)
+        self.assertIn("a.cpp:%d:" % A_CALL_LINE, p.stdout)
+        self.assertFalse(os.path.exists(self.cache))
+        self.assertEqual(len(self.summaries(os.path.join(self.dir, "sums"))), 3)
+
+    def test_flags_after_dashes_have_no_cache(self):
+        p = self.run_tool("--format=json", *self.FILES, "--", "-std=c++17")
+        self.assertNotIn(self.CROSS, self.findings(p))
+        self.assertFalse(os.path.exists(self.cache))
+        self.assertFalse(os.path.exists(os.path.join(self.dir, ".rematch-cache")))
+
+    def test_detected_database_keeps_the_cache_beside_it(self):
+        self.write_database(self.dir)
+        p = self.run_tool("--format=json", *self.FILES)
+        self.assertIn(self.CROSS, self.findings(p))
+        self.assertEqual(
+            len(self.summaries(os.path.join(self.dir, ".rematch-cache"))), 3)
+
+    def test_unusable_default_place_warns_and_analyses_alone(self):
+        # A build directory where the cache cannot be made (here a file is in
+        # its way; a read-only directory is the usual case) is no reason to
+        # fail a run that worked without summaries.
+        self.write(os.path.join("build", ".rematch-cache"), "in the way")
+        p = self.run_tool("-p", "build", "--format=json", *self.FILES)
+        self.assertIn(".rematch-cache: warning: cannot create the summaries "
+                      "cache", p.stderr)
+        self.assertIn("each file is analysed alone", p.stderr)
+        alone = self.run_tool("-p", "build", "--no-summaries", "--format=json",
+                              *self.FILES)
+        self.assertEqual(json.loads(p.stdout), json.loads(alone.stdout))
+        # Phase one of a matrix has nothing to do without it: an error.
+        self.run_tool("-p", "build", "--summaries-only", *self.FILES,
+                      expect=(2,))
+
+    def test_summaries_only_writes_the_default_cache(self):
+        p = self.run_tool("-p", "build", "--summaries-only", "--format=json",
+                          *self.FILES, expect=(0,))
+        self.assertEqual(json.loads(p.stdout)["findings"], [])
+        self.assertEqual(len(self.summaries()), 3)
+
+    def test_another_build_of_rematch_or_its_models_rebuilds_the_summaries(self):
+        # An upgrade, or a rebuild under the same version number, may
+        # summarise differently: its summaries are not trusted.
+        real = os.path.realpath(TOOLS.rematch)
+        models = next(d for d in (
+            os.path.join(os.path.dirname(real), "..", "share", "rematch", "models"),
+            os.path.join(os.path.dirname(real), "..", "..", "share", "rematch",
+                         "models")) if os.path.isdir(d))
+        program = os.path.join(self.dir, "rematch-copy")
+        shutil.copy2(real, program)
+        own_models = os.path.join(self.dir, "models")
+        shutil.copytree(models, own_models)
+        env = dict(os.environ, REMATCH_MODELS_DIR=own_models)
+        self.run_tool("-p", "build", *self.FILES, program=program, env=env)
+        first = self.summaries()
+        time.sleep(0.05)
+        self.run_tool("-p", "build", *self.FILES, program=program, env=env)
+        self.assertEqual(self.summaries(), first)  # same build: reused
+        os.utime(program, ns=(10**18, 10**18))
+        self.run_tool("-p", "build", *self.FILES, program=program, env=env)
+        rebuilt = self.summaries()
+        self.assertTrue(all(first[n] != rebuilt[n] for n in first))
+        # The built-in models are part of the analysis too (a project's
+        # models are inputs of each summary).
+        time.sleep(0.05)
+        with open(os.path.join(own_models, "logging.yaml"), "a") as f:
+            f.write("# edited\n")
+        self.run_tool("-p", "build", *self.FILES, program=program, env=env)
+        again = self.summaries()
+        self.assertTrue(all(rebuilt[n] != again[n] for n in rebuilt))
+
+    def test_entry_points_and_configuration_are_part_of_a_summary(self):
+        self.run_tool("-p", "build", *self.FILES)
+        first = self.summaries()
+        time.sleep(0.05)
+        self.run_tool("-p", "build", "--checkpoint-functions=my::run",
+                      *self.FILES)
+        second = self.summaries()
+        self.assertTrue(all(first[n] != second[n] for n in first))
+        self.write(".rematch.yaml", "AllowedGlobals: [g_lr]\n")
+        time.sleep(0.05)
+        self.run_tool("-p", "build", "--checkpoint-functions=my::run",
+                      *self.FILES)
+        third = self.summaries()
+        self.assertTrue(all(second[n] != third[n] for n in second))
+        time.sleep(0.05)
+        self.write(".rematch.yaml", "AllowedGlobals: [g_lr, g_other]\n")
+        self.run_tool("-p", "build", "--checkpoint-functions=my::run",
+                      *self.FILES)
+        fourth = self.summaries()
+        self.assertTrue(all(third[n] != fourth[n] for n in third))
 
 
 def main():

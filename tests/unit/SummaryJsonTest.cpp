@@ -1,0 +1,85 @@
+// The summary reader's JSON: what llvm::json writes reads back, escapes
+// included; anything malformed is an error with its byte offset.
+#include "SummaryJson.h"
+#include "Summary.h"
+#include "llvm/Support/JSON.h"
+#include <gtest/gtest.h>
+
+namespace {
+
+using namespace clang::tidy::rematch;
+
+std::string errorOf(llvm::StringRef Text) {
+  llvm::Expected<sj::Value> V = sj::parse(Text);
+  if (V)
+    return "";
+  return llvm::toString(V.takeError());
+}
+
+TEST(SummaryJsonTest, ReadsWhatLlvmJsonWrites) {
+  llvm::json::Object O{{"s", "tab\there \"quoted\" \\ \x01 \xc3\xa9 \xf0\x9f\x98\x80"},
+                       {"i", -42},
+                       {"b", true},
+                       {"a", llvm::json::Array{1, "x", llvm::json::Object{}}},
+                       {"n", nullptr}};
+  std::string Text;
+  llvm::raw_string_ostream(Text) << llvm::json::Value(std::move(O));
+  llvm::Expected<sj::Value> V = sj::parse(Text);
+  ASSERT_TRUE(bool(V)) << llvm::toString(V.takeError());
+  const sj::Object *Top = V->getAsObject();
+  ASSERT_NE(Top, nullptr);
+  EXPECT_EQ(Top->getString("s"),
+            llvm::StringRef("tab\there \"quoted\" \\ \x01 \xc3\xa9 \xf0\x9f\x98\x80"));
+  EXPECT_EQ(Top->getInteger("i"), -42);
+  EXPECT_EQ(Top->getBoolean("b"), true);
+  const sj::Array *A = Top->getArray("a");
+  ASSERT_NE(A, nullptr);
+  ASSERT_EQ(A->size(), 3u);
+  EXPECT_EQ((*A)[0].getAsInteger(), 1);
+  EXPECT_EQ((*A)[1].getAsString(), llvm::StringRef("x"));
+  EXPECT_NE((*A)[2].getAsObject(), nullptr);
+  ASSERT_NE(Top->get("n"), nullptr);
+  EXPECT_EQ(Top->get("n")->K, sj::Value::Null);
+  EXPECT_EQ(Top->get("missing"), nullptr);
+  // A number that is not an integer is no integer.
+  EXPECT_EQ(sj::parse("1.5")->getAsInteger(), std::nullopt);
+}
+
+TEST(SummaryJsonTest, SurrogatePairsAndEscapes) {
+  llvm::Expected<sj::Value> V = sj::parse(R"("\ud83d\ude00\u00e9\n\/")");
+  ASSERT_TRUE(bool(V));
+  EXPECT_EQ(V->getAsString(), llvm::StringRef("\xf0\x9f\x98\x80\xc3\xa9\n/"));
+}
+
+TEST(SummaryJsonTest, MalformedInputSaysWhatAndWhere) {
+  EXPECT_EQ(errorOf("{\"a\":1,}"), "JSON: expected a key at byte 7");
+  EXPECT_EQ(errorOf("{\"a\":1,\"a\":2}"), "JSON: duplicate key at byte 7");
+  EXPECT_EQ(errorOf("[1,2"), "JSON: expected ',' or ']' at byte 4");
+  EXPECT_EQ(errorOf("\"abc"), "JSON: unterminated string at byte 4");
+  EXPECT_EQ(errorOf("{} x"), "JSON: text after the value at byte 3");
+  EXPECT_EQ(errorOf("01"), "JSON: leading zero at byte 0");
+  EXPECT_EQ(errorOf("\"\\ud800\""), "JSON: lone surrogate at byte 7");
+  EXPECT_EQ(errorOf("\"\xff\""), "JSON: invalid UTF-8");
+  EXPECT_EQ(errorOf("tru"), "JSON: unknown literal at byte 0");
+  EXPECT_EQ(errorOf(""), "JSON: unexpected end at byte 0");
+  EXPECT_EQ(errorOf(std::string(sj::MaxDepth + 2, '[')),
+            "JSON: nesting too deep at byte " +
+                std::to_string(sj::MaxDepth + 1));
+}
+
+TEST(SummaryJsonTest, SummaryRoundTrip) {
+  TUSummary S;
+  S.MainFile = "/p/a \"b\".cpp";
+  S.Functions.push_back({"c:@F@f#", "f", {}, {}});
+  S.HeaderCallables.push_back("function:c:@F@g#");
+  S.Dependencies.emplace_back("owner:x\x1f/p/a.cpp", "yes");
+  std::string Text = serializeSummary(S);
+  llvm::Expected<TUSummary> Back = parseSummary(Text, "a.json");
+  ASSERT_TRUE(bool(Back)) << llvm::toString(Back.takeError());
+  EXPECT_EQ(serializeSummary(*Back), Text);
+  EXPECT_EQ(Back->MainFile, S.MainFile);
+  EXPECT_EQ(Back->HeaderCallables, S.HeaderCallables);
+  EXPECT_EQ(Back->Dependencies, S.Dependencies);
+}
+
+} // namespace

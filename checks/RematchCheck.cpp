@@ -36,12 +36,14 @@ RematchCheck::RematchCheck(StringRef Name, ClangTidyContext *Context,
           Options.getLocalOrGlobal(options::CheckpointFunctions, "").str()),
       ConfigFile(Options.getLocalOrGlobal(options::ConfigFile, "").str()),
       Models(Options.getLocalOrGlobal(options::Models, "").str()),
+      SummariesDir(Options.getLocalOrGlobal(options::SummariesDir, "").str()),
       ChainStyle(Options.getLocalOrGlobal(options::Chain, "notes").str()) {}
 
 void RematchCheck::storeOptions(ClangTidyOptions::OptionMap &Opts) {
   Options.store(Opts, options::CheckpointFunctions, CheckpointFunctions);
   Options.store(Opts, options::ConfigFile, ConfigFile);
   Options.store(Opts, options::Models, Models);
+  Options.store(Opts, options::SummariesDir, SummariesDir);
   Options.store(Opts, options::Chain, ChainStyle);
 }
 
@@ -58,7 +60,8 @@ void setRematchChecksOnly(bool Only) { ChecksOnly = Only; }
 void RematchCheck::check(
     const ast_matchers::MatchFinder::MatchResult &Result) {
   ASTContext &Ctx = *Result.Context;
-  Analysis = getSharedAnalysis(Ctx, {CheckpointFunctions, ConfigFile, Models});
+  Analysis = getSharedAnalysis(
+      Ctx, {CheckpointFunctions, ConfigFile, Models, SummariesDir});
   if (ChecksOnly && !CutTraversal) {
     // The match on the translation unit comes before the traversal descends
     // into it, and RecursiveASTVisitor reads the scope when it does: an

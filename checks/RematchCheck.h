@@ -67,6 +67,7 @@ private:
   const std::string CheckpointFunctions;
   const std::string ConfigFile;
   const std::string Models; // comma-separated model files
+  const std::string SummariesDir; // summaries read by the plugin
   const std::string ChainStyle; // "notes" or "inline"
   std::shared_ptr<EffectAnalysis> Analysis;
   ASTContext *CutTraversal = nullptr; // whose traversal scope check() emptied

@@ -20,6 +20,10 @@ inline constexpr llvm::StringLiteral ConfigFile = "RematchConfigFile";
 inline constexpr llvm::StringLiteral Models = "Models";
 // How call chains are shown: `notes` (default) or `inline`.
 inline constexpr llvm::StringLiteral Chain = "Chain";
+// A directory of whole-program summaries (a `rematch` run's cache) that the
+// analysis reads, never writes, to follow calls into other files: the
+// plugin's way to whole-program results (rematch_add_lint() sets it).
+inline constexpr llvm::StringLiteral SummariesDir = "RematchSummariesDir";
 
 } // namespace clang::tidy::rematch::options
 

@@ -511,8 +511,9 @@ std::optional<std::string> compileCommandsDir(const CliOptions &O) {
 }
 
 // What makes a stored summary stale besides its inputs: another build of
-// rematch (an upgrade, or a rebuild under the same version number) or other
-// entry points. Configuration and model files are inputs of each summary.
+// rematch (an upgrade, or a rebuild under the same version number), other
+// built-in models, other entry points or another --config-file. A project's
+// configuration and models are inputs of each summary.
 std::string analysisIdentity(const CliOptions &O) {
   std::string Id = "rematch " REMATCH_VERSION " LLVM " LLVM_VERSION_STRING;
   llvm::sys::fs::file_status St;
@@ -538,11 +539,13 @@ std::string analysisIdentity(const CliOptions &O) {
 // created costs a warning, and each file is then analysed alone, as before.
 llvm::Expected<std::optional<SummariesRun>>
 chooseSummaries(const CliOptions &O, llvm::raw_ostream &Err) {
-  SummariesRun Run{O.SummariesDir, analysisIdentity(O), O.SummariesOnly};
+  SummariesRun Run{O.SummariesDir, "", O.SummariesOnly};
   if (O.ShardCount > 1)
     Run.RunFiles = O.Files;
-  if (!O.SummariesDir.empty())
+  if (!O.SummariesDir.empty()) {
+    Run.Identity = analysisIdentity(O);
     return Run;
+  }
   std::optional<std::string> DBDir =
       O.NoSummaries ? std::nullopt : compileCommandsDir(O);
   if (!DBDir) {
@@ -569,6 +572,7 @@ chooseSummaries(const CliOptions &O, llvm::raw_ostream &Err) {
     return std::nullopt;
   }
   Run.Dir = std::string(Dir);
+  Run.Identity = analysisIdentity(O);
   Run.IsDefault = true;
   return Run;
 }

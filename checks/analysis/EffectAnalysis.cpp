@@ -233,6 +233,8 @@ EffectAnalysis::EffectAnalysis(ASTContext &Ctx, const AnalysisSettings &S)
     return; // the checks report the error and nothing else
   Known = std::make_unique<KnownFunctions>(std::move(*Models));
   External = getExternalSummaries();
+  if (!External && !S.SummariesDir.empty())
+    External = readSummariesDir(S.SummariesDir);
   SummarySink Sink = getSummarySink();
   {
     EntryPoints EP(Known->models());
@@ -1106,9 +1108,10 @@ std::shared_ptr<EffectAnalysis> getSharedAnalysis(ASTContext &Ctx,
                                                   const AnalysisSettings &S) {
   static std::mutex Mutex;
   using Key = std::tuple<const ASTContext *, std::string, std::string,
-                         std::string>;
+                         std::string, std::string>;
   static std::map<Key, std::weak_ptr<EffectAnalysis>> Cache;
-  const Key K{&Ctx, S.CheckpointFunctions, S.ConfigFile, S.Models};
+  const Key K{&Ctx, S.CheckpointFunctions, S.ConfigFile, S.Models,
+              S.SummariesDir};
   {
     std::lock_guard<std::mutex> Lock(Mutex);
     for (auto It = Cache.begin(); It != Cache.end();)

@@ -52,6 +52,8 @@ struct AnalysisSettings {
   std::string CheckpointFunctions; // comma-separated, from the option
   std::string ConfigFile;          // explicit .rematch.yaml; empty: discover
   std::string Models;              // comma-separated model files, added
+  // Summaries to read when the front end installed none (the plugin).
+  std::string SummariesDir;
 };
 
 class EffectAnalysis {

@@ -1,6 +1,9 @@
 //===--- ExternalSummaries.cpp - other translation units' effects ---------===//
 
 #include "ExternalSummaries.h"
+#include "Compose.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "clang/AST/Decl.h"
 #include "clang/Index/USRGeneration.h"
 #include "llvm/ADT/STLExtras.h"
@@ -177,6 +180,39 @@ void setSummarySink(SummarySink S) {
 SummarySink getSummarySink() {
   std::lock_guard<std::mutex> Lock(Mutex);
   return Sink;
+}
+
+std::shared_ptr<const ExternalSummaries> readSummariesDir(llvm::StringRef Dir) {
+  static std::mutex ReadMutex;
+  static llvm::StringMap<std::shared_ptr<const ExternalSummaries>> Read;
+  std::lock_guard<std::mutex> Lock(ReadMutex);
+  auto [It, Inserted] = Read.try_emplace(Dir);
+  if (!Inserted)
+    return It->second;
+  std::vector<TUSummary> Summaries;
+  std::error_code EC;
+  for (llvm::sys::fs::directory_iterator F(Dir, EC), End; F != End && !EC;
+       F.increment(EC)) {
+    if (!llvm::StringRef(F->path()).ends_with(".summary.json"))
+      continue;
+    auto Buf = llvm::MemoryBuffer::getFile(F->path());
+    if (!Buf)
+      continue;
+    llvm::Expected<TUSummary> S = parseSummary((*Buf)->getBuffer(), F->path());
+    if (!S) {
+      llvm::consumeError(S.takeError());
+      continue;
+    }
+    if (llvm::sys::fs::exists(S->MainFile))
+      Summaries.push_back(std::move(*S));
+  }
+  if (Summaries.empty())
+    return nullptr;
+  std::vector<const TUSummary *> All;
+  for (const TUSummary &S : Summaries)
+    All.push_back(&S);
+  It->second = composeSummaries(All);
+  return It->second;
 }
 
 std::string usrOf(const Decl &D) {

@@ -1024,8 +1024,58 @@ void use() {
         dump = self.run_tool([TOOLS.clang_tidy, "--load=" + TOOLS.plugin,
                               "--checks=-*,rematch-io", "--dump-config", f,
                               "--", "-std=c++17"])
-        for key in ("CheckpointFunctions", "RematchConfigFile", "Models", "Chain"):
+        for key in ("CheckpointFunctions", "RematchConfigFile", "Models", "Chain",
+                    "RematchSummariesDir"):
             self.assertIn("rematch-io." + key, dump.out)
+
+class TestPluginSummaries(CliTest):
+    """The plugin reads a rematch run's summaries (RematchSummariesDir, what
+    rematch_add_lint() sets) and never writes them."""
+
+    FILES = {
+        "a.cpp": '#include "c.h"\n'
+                 "float step(rematch::Segment &seg, Stats &s, float x) {\n"
+                 "  return seg.forward([&] { bump(s); return x; });\n}\n",
+        "b.cpp": '#include "c.h"\nvoid bump(Stats &s) { ++s.steps; }\n',
+    }
+    HEADER = ("namespace rematch { struct Segment { template <class F> "
+              "decltype(auto) forward(F&& f) { return f(); } }; }\n"
+              "struct Stats { long steps = 0; };\nvoid bump(Stats &s);\n")
+
+    def setUp(self):
+        super().setUp()
+        self.src("c.h", self.HEADER)
+        for name, text in self.FILES.items():
+            self.src(name, text)
+        os.makedirs(self.path("build"))
+        with open(self.path("build", "compile_commands.json"), "w") as f:
+            json.dump([{"directory": self.dir, "file": n,
+                        "arguments": ["clang++-19", "-std=c++17", "-c", n]}
+                       for n in self.FILES], f)
+
+    def tidy(self, *options):
+        config = ["--config={CheckOptions: {%s}}" % o for o in options]
+        return self.run_tool([TOOLS.clang_tidy, "--load=" + TOOLS.plugin,
+                              "--checks=-*,rematch-*", *config,
+                              self.path("a.cpp"), "--", "-std=c++17"])
+
+    def test_cross_file_chain_from_a_rematch_run(self):
+        cache = self.path("build", ".rematch-cache")
+        option = "RematchSummariesDir: '%s'" % cache
+        # No summaries yet: each file alone, and nothing is written.
+        self.assertNotIn("warning:", self.tidy(option).out)
+        self.assertFalse(os.path.exists(cache))
+        self.assertExit(self.rematch("-p", "build", "a.cpp", "b.cpp"), 1)
+        before = sorted(os.listdir(cache))
+        res = self.tidy(option)
+        self.assertIn("a.cpp:3:28: warning: checkpointed lambda calls 'bump', "
+                      "which increments 's.steps'", res.out)
+        self.assertIn("b.cpp:2:23: note: 'bump' increments 's.steps' here",
+                      res.out)
+        self.assertEqual(sorted(os.listdir(cache)), before)
+        # Without the option the plugin sees one translation unit.
+        self.assertNotIn("warning:", self.tidy().out)
+
 
 def main():
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])

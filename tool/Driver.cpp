@@ -515,13 +515,9 @@ std::optional<std::string> compileCommandsDir(const CliOptions &O) {
 // built-in models, other entry points or another --config-file. A project's
 // configuration and models are inputs of each summary.
 std::string analysisIdentity(const CliOptions &O) {
-  std::string Id = "rematch " REMATCH_VERSION " LLVM " LLVM_VERSION_STRING;
-  llvm::sys::fs::file_status St;
-  if (!llvm::sys::fs::status(llvm::sys::fs::getMainExecutable(nullptr, nullptr),
-                             St))
-    Id += " " + std::to_string(St.getSize()) + ":" +
-          std::to_string(
-              St.getLastModificationTime().time_since_epoch().count());
+  std::string Id = "rematch " REMATCH_VERSION " LLVM " LLVM_VERSION_STRING
+                   " " +
+                   stampOf(llvm::sys::fs::getMainExecutable(nullptr, nullptr));
   // The built-in models (a project's models are inputs of each summary).
   for (const std::string &Model : clang::tidy::rematch::builtinModelFiles(
            clang::tidy::rematch::builtinModelsDir()))

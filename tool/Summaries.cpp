@@ -12,9 +12,6 @@
 
 namespace rematch::tool {
 
-namespace {
-
-// "size:mtime" of a file, or empty: a cheap first look before hashing.
 std::string stampOf(llvm::StringRef Path) {
   llvm::sys::fs::file_status St;
   if (llvm::sys::fs::status(Path, St))
@@ -22,6 +19,8 @@ std::string stampOf(llvm::StringRef Path) {
   return std::to_string(St.getSize()) + ":" +
          std::to_string(St.getLastModificationTime().time_since_epoch().count());
 }
+
+namespace {
 
 // An input is unchanged when its stamp is (a header nobody touched is not
 // read again), or else when its content hash is.
@@ -69,11 +68,8 @@ void SummaryStore::reload(const std::set<std::string> &MainFiles) {
   for (const std::string &Main : MainFiles) {
     std::lock_guard<std::mutex> Lock(Mutex);
     ByMainFile.erase(Main);
-    auto Buf = llvm::MemoryBuffer::getFile(pathFor(Main));
-    if (!Buf)
-      continue;
     llvm::Expected<TUSummary> S =
-        clang::tidy::rematch::parseSummary((*Buf)->getBuffer(), pathFor(Main));
+        clang::tidy::rematch::readSummaryFile(pathFor(Main));
     if (!S) {
       llvm::consumeError(S.takeError());
       continue;

@@ -27,7 +27,8 @@ using clang::tidy::rematch::TUSummary;
 
 // Content hash of a file (hex); empty when it cannot be read.
 std::string hashFile(llvm::StringRef Path);
-// Hash of a compile command (arguments and directory).
+// "size:mtime" of a file, or empty: a cheap first look before hashing.
+std::string stampOf(llvm::StringRef Path);
 // A summary is reused only under the same compile command (Args run in
 // Directory) and the same analysis (Identity: rematch's build and the
 // settings that change what a summary says).
@@ -84,16 +85,6 @@ private:
   mutable std::map<std::string, bool> SystemListFresh;
 };
 
-// A --summaries-dir run. Phase one parses the files whose summary is
-// missing or stale, once, with the composition of the other summaries
-// installed, and stores their new summaries; phase two composes all
-// summaries and parses the files not parsed yet, and those whose phase-one
-// findings depended on something the composition changed (rare: a callee
-// summarised in the same phase). A cold run parses each file about once; a
-// run where one file changed (the pre-commit case) parses it once. Outcomes
-// are in Files' order; nothing when the directory cannot be used (reported
-// on Err). SummariesOnly: phase one alone, and no findings (a file with a
-// fresh summary is not parsed at all).
 // What one whole-program run is given.
 struct SummariesRun {
   std::string Dir;      // where the summaries are kept
@@ -106,6 +97,16 @@ struct SummariesRun {
   std::vector<std::string> RunFiles;
 };
 
+// A whole-program run. Phase one parses the files whose summary is
+// missing or stale, once, with the composition of the other summaries
+// installed, and stores their new summaries; phase two composes all
+// summaries and parses the files not parsed yet, and those whose phase-one
+// findings depended on something the composition changed (rare: a callee
+// summarised in the same phase). A cold run parses each file about once; a
+// run where one file changed (the pre-commit case) parses it once. Outcomes
+// are in Files' order; nothing when the directory cannot be used (reported
+// on Err). Run.SummariesOnly: phase one alone, and no findings (a file with a
+// fresh summary is not parsed at all).
 std::optional<std::vector<FileOutcome>>
 analyseWithSummaries(const SummariesRun &Run,
                      const std::vector<std::string> &Files,

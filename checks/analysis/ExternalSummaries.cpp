@@ -3,7 +3,6 @@
 #include "ExternalSummaries.h"
 #include "Compose.h"
 #include "llvm/Support/FileSystem.h"
-#include "llvm/Support/MemoryBuffer.h"
 #include "clang/AST/Decl.h"
 #include "clang/Index/USRGeneration.h"
 #include "llvm/ADT/STLExtras.h"
@@ -195,10 +194,7 @@ std::shared_ptr<const ExternalSummaries> readSummariesDir(llvm::StringRef Dir) {
        F.increment(EC)) {
     if (!llvm::StringRef(F->path()).ends_with(".summary.json"))
       continue;
-    auto Buf = llvm::MemoryBuffer::getFile(F->path());
-    if (!Buf)
-      continue;
-    llvm::Expected<TUSummary> S = parseSummary((*Buf)->getBuffer(), F->path());
+    llvm::Expected<TUSummary> S = readSummaryFile(F->path());
     if (!S) {
       llvm::consumeError(S.takeError());
       continue;

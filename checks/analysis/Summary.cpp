@@ -3,6 +3,7 @@
 #include "Summary.h"
 #include "SummaryJson.h"
 #include "llvm/Support/JSON.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/xxhash.h"
 #include <iterator>
 #include <optional>
@@ -570,6 +571,15 @@ llvm::Expected<TUSummary> parseSummary(llvm::StringRef Text,
   if (llvm::Error E = R.strings(O, "header_callables", S.HeaderCallables))
     return std::move(E);
   return S;
+}
+
+llvm::Expected<TUSummary> readSummaryFile(llvm::StringRef Path) {
+  auto Buf = llvm::MemoryBuffer::getFile(Path);
+  if (!Buf)
+    return llvm::createStringError(
+        (Path + ": error: cannot read summary: " + Buf.getError().message())
+            .str());
+  return parseSummary((*Buf)->getBuffer(), Path);
 }
 
 } // namespace clang::tidy::rematch

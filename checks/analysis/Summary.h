@@ -150,6 +150,10 @@ std::string hashFunctionEffects(const FunctionEffects &F);
 // JSON text of a summary.
 std::string serializeSummary(const TUSummary &S);
 
+// Reads the summary file at Path and parses it (parseSummary); a file that
+// cannot be read is an error naming it too.
+llvm::Expected<TUSummary> readSummaryFile(llvm::StringRef Path);
+
 // Parses and validates a summary; any malformed, truncated or wrong-version
 // input is an error naming Path, never a partial summary.
 llvm::Expected<TUSummary> parseSummary(llvm::StringRef Text,

@@ -2,10 +2,10 @@
 
 #include "RematchCheck.h"
 #include "RematchOptions.h"
+#include "AnalysisHost.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 #include "clang-tidy/GlobList.h"
-#include <atomic>
 
 namespace clang::tidy::rematch {
 
@@ -53,16 +53,13 @@ void RematchCheck::registerMatchers(ast_matchers::MatchFinder *Finder) {
   Finder->addMatcher(ast_matchers::translationUnitDecl().bind("tu"), this);
 }
 
-static std::atomic<bool> ChecksOnly{false};
-
-void setRematchChecksOnly(bool Only) { ChecksOnly = Only; }
-
 void RematchCheck::check(
     const ast_matchers::MatchFinder::MatchResult &Result) {
   ASTContext &Ctx = *Result.Context;
   Analysis = getSharedAnalysis(
       Ctx, {CheckpointFunctions, ConfigFile, Models, SummariesDir});
-  if (ChecksOnly && !CutTraversal) {
+  const AnalysisHost *Host = currentAnalysisHost();
+  if (Host && Host->RematchChecksOnly && !CutTraversal) {
     // The match on the translation unit comes before the traversal descends
     // into it, and RecursiveASTVisitor reads the scope when it does: an
     // empty scope ends the traversal there. After the analysis, whose own

@@ -73,13 +73,6 @@ private:
   ASTContext *CutTraversal = nullptr; // whose traversal scope check() emptied
 };
 
-// Declares that the running program enables no check but the rematch ones
-// (the rematch program; never the clang-tidy plugin). The checks then end
-// clang-tidy's matcher traversal of the translation unit once they have run
-// on its root: they need no other match, and the traversal would visit every
-// node a second time for nothing.
-void setRematchChecksOnly(bool Only);
-
 // 'name' as a message argument.
 std::string quoted(llvm::StringRef S);
 

@@ -198,7 +198,10 @@ public:
            SourceCache &Src, const PathNamer &Names)
       : O(O), DB(DB), Src(Src), Names(Names) {}
 
-  FileOutcome analyse(const std::string &File) {
+  // One file, with what the checks get from this program for it (the
+  // summaries of the others, where its own goes).
+  FileOutcome analyse(const std::string &File,
+                      clang::tidy::rematch::AnalysisHost Host = {}) {
     FileOutcome Out;
     Out.Status.File = File;
 
@@ -230,8 +233,14 @@ public:
     llvm::IntrusiveRefCntPtr<llvm::vfs::OverlayFileSystem> FS(
         new llvm::vfs::OverlayFileSystem(
             llvm::vfs::createPhysicalFileSystem()));
-    std::vector<ClangTidyError> Errors =
-        runClangTidy(Context, DB, {File}, FS, O.Fix);
+    // Only rematch's checks run ("-*," above): they may end the matcher
+    // traversal early.
+    Host.RematchChecksOnly = true;
+    std::vector<ClangTidyError> Errors;
+    {
+      clang::tidy::rematch::ScopedAnalysisHost Installed(Host);
+      Errors = runClangTidy(Context, DB, {File}, FS, O.Fix);
+    }
 
     GlobList AsErrors(O.WarningsAsErrors);
     for (ClangTidyError &E : Errors) {
@@ -579,11 +588,17 @@ std::optional<std::vector<FileOutcome>>
 analyseAll(const CliOptions &O, const std::optional<SummariesRun> &Summaries,
            Analyzer &A, const FileSet &Files, const SerializedDatabase &DB,
            llvm::raw_ostream &Err) {
-  auto AnalyseOne = [&](const std::string &Path) { return A.analyse(Path); };
   if (!Summaries)
-    return analyseFiles(Files.ToAnalyse, scheduleOptions(O), AnalyseOne);
-  return analyseWithSummaries(*Summaries, Files.ToAnalyse, scheduleOptions(O),
-                              DB, AnalyseOne, Err);
+    return analyseFiles(
+        Files.ToAnalyse, scheduleOptions(O),
+        [&](const std::string &Path) { return A.analyse(Path); });
+  return analyseWithSummaries(
+      *Summaries, Files.ToAnalyse, scheduleOptions(O), DB,
+      [&](const std::string &Path,
+          const clang::tidy::rematch::AnalysisHost &Host) {
+        return A.analyse(Path, Host);
+      },
+      Err);
 }
 
 // Each outcome's status and findings into the results, in the files' order;
@@ -616,9 +631,6 @@ int exitCode(const Results &R, const FileSet &Files) {
 
 // options -> database -> files -> analysis -> filters -> output.
 int runRematch(const CliOptions &O, llvm::raw_ostream &Err) {
-  // This program links no check module but rematch's, and enables only
-  // rematch checks ("-*," + globs): they may end the matcher traversal early.
-  clang::tidy::rematch::setRematchChecksOnly(true);
   if (llvm::Error E = checkOptions(O)) {
     Err << llvm::toString(std::move(E)) << "\n";
     return UsageError;

@@ -285,19 +285,6 @@ std::string absolutePath(llvm::StringRef Path) {
   return std::string(P);
 }
 
-// Installs the summaries (and a sink) for the duration of one phase.
-class PhaseScope {
-public:
-  PhaseScope(std::shared_ptr<ExternalSummaries> S,
-             clang::tidy::rematch::SummarySink Sink) {
-    clang::tidy::rematch::setExternalSummaries(std::move(S));
-    clang::tidy::rematch::setSummarySink(std::move(Sink));
-  }
-  ~PhaseScope() {
-    clang::tidy::rematch::setExternalSummaries(nullptr);
-    clang::tidy::rematch::setSummarySink(nullptr);
-  }
-};
 
 } // namespace
 
@@ -322,8 +309,7 @@ class WholeProgramRun {
 public:
   WholeProgramRun(const SummariesRun &R, const std::vector<std::string> &Files,
                   const ScheduleOptions &S,
-                  llvm::function_ref<FileOutcome(const std::string &)> Analyse,
-                  llvm::raw_ostream &Err)
+                  AnalyseWithHost Analyse, llvm::raw_ostream &Err)
       : R(R), Files(Files), S(S), Analyse(Analyse), Err(Err),
         Store(std::make_unique<SummaryStore>(R.Dir)), Out(Files.size()),
         Done(Files.size(), false), Token(runToken()) {
@@ -371,11 +357,15 @@ private:
     return C;
   }
 
-  void analyse(const std::vector<size_t> &Which) {
+  void analyse(const std::vector<size_t> &Which,
+               const clang::tidy::rematch::AnalysisHost &Host) {
     std::vector<std::string> Paths;
     for (size_t I : Which)
       Paths.push_back(Files[I]);
-    std::vector<FileOutcome> Outcomes = analyseFiles(Paths, S, Analyse);
+    std::vector<FileOutcome> Outcomes =
+        analyseFiles(Paths, S, [&](const std::string &Path) {
+          return Analyse(Path, Host);
+        });
     for (size_t K = 0; K < Which.size() && K < Outcomes.size(); ++K) {
       Out[Which[K]] = std::move(Outcomes[K]);
       Done[Which[K]] = true;
@@ -400,14 +390,16 @@ private:
     {
       // The sink may run in a forked child (--timeout-per-file): it writes
       // the file itself, and the store is read again below.
-      PhaseScope Phase(compose(StaleFiles), [&](TUSummary T) {
+      clang::tidy::rematch::AnalysisHost Host;
+      Host.Summaries = compose(StaleFiles);
+      Host.Sink = [&](TUSummary T) {
         T.Writer = Token;
         auto It = CommandOf.find(T.MainFile);
         Store->store(std::move(T),
                      It == CommandOf.end() ? llvm::StringRef() : It->second,
                      Err);
-      });
-      analyse(Stale);
+      };
+      analyse(Stale, Host);
     }
     Store->reload(StaleFiles);
   }
@@ -429,8 +421,9 @@ private:
     }
     if (Rest.empty())
       return;
-    PhaseScope Phase(All, nullptr);
-    analyse(Rest);
+    clang::tidy::rematch::AnalysisHost Host;
+    Host.Summaries = std::move(All);
+    analyse(Rest, Host);
   }
 
   // --summaries-only: the statuses of phase one, no findings.
@@ -447,7 +440,7 @@ private:
   const SummariesRun &R;
   const std::vector<std::string> &Files;
   const ScheduleOptions &S;
-  llvm::function_ref<FileOutcome(const std::string &)> Analyse;
+  AnalyseWithHost Analyse;
   llvm::raw_ostream &Err;
   std::unique_ptr<SummaryStore> Store;
   std::vector<std::string> Abs, RunFiles; // absolute paths
@@ -464,8 +457,7 @@ analyseWithSummaries(const SummariesRun &R,
                      const std::vector<std::string> &Files,
                      const ScheduleOptions &S,
                      const clang::tooling::CompilationDatabase &DB,
-                     llvm::function_ref<FileOutcome(const std::string &)> Analyse,
-                     llvm::raw_ostream &Err) {
+                     AnalyseWithHost Analyse, llvm::raw_ostream &Err) {
   return WholeProgramRun(R, Files, S, Analyse, Err).run(DB);
 }
 

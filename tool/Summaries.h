@@ -9,6 +9,7 @@
 #ifndef REMATCH_TOOL_SUMMARIES_H
 #define REMATCH_TOOL_SUMMARIES_H
 
+#include "AnalysisHost.h"
 #include "ExternalSummaries.h"
 #include "Scheduler.h"
 #include "Summary.h"
@@ -97,6 +98,11 @@ struct SummariesRun {
   std::vector<std::string> RunFiles;
 };
 
+// Analyses one file with what its phase hands the checks: the composed
+// summaries of the other files and, in phase one, the sink for its own.
+using AnalyseWithHost = llvm::function_ref<FileOutcome(
+    const std::string &, const clang::tidy::rematch::AnalysisHost &)>;
+
 // A whole-program run. Phase one parses the files whose summary is
 // missing or stale, once, with the composition of the other summaries
 // installed, and stores their new summaries; phase two composes all
@@ -112,8 +118,7 @@ analyseWithSummaries(const SummariesRun &Run,
                      const std::vector<std::string> &Files,
                      const ScheduleOptions &S,
                      const clang::tooling::CompilationDatabase &DB,
-                     llvm::function_ref<FileOutcome(const std::string &)> Analyse,
-                     llvm::raw_ostream &Err);
+                     AnalyseWithHost Analyse, llvm::raw_ostream &Err);
 
 } // namespace rematch::tool
 

@@ -1,6 +1,7 @@
 //===--- EffectAnalysis.cpp - effects of checkpointed code, per TU --------===//
 
 #include "EffectAnalysis.h"
+#include "AnalysisHost.h"
 #include "Components.h"
 #include "EffectCollector.h"
 #include "GlobalWrites.h"
@@ -232,10 +233,16 @@ EffectAnalysis::EffectAnalysis(ASTContext &Ctx, const AnalysisSettings &S)
   if (!ConfigError.empty())
     return; // the checks report the error and nothing else
   Known = std::make_unique<KnownFunctions>(std::move(*Models));
-  External = getExternalSummaries();
+  // What the program running the checks hands this TU; the plugin's
+  // summaries come from its option.
+  const AnalysisHost *Host = currentAnalysisHost();
+  SummarySink Sink;
+  if (Host) {
+    External = Host->Summaries;
+    Sink = Host->Sink;
+  }
   if (!External && !S.SummariesDir.empty())
     External = readSummariesDir(S.SummariesDir);
-  SummarySink Sink = getSummarySink();
   {
     EntryPoints EP(Known->models());
     GlobalUseCollector Uses;

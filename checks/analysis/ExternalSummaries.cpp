@@ -1,6 +1,7 @@
 //===--- ExternalSummaries.cpp - other translation units' effects ---------===//
 
 #include "ExternalSummaries.h"
+#include "AnalysisHost.h"
 #include "Compose.h"
 #include "llvm/Support/FileSystem.h"
 #include "clang/AST/Decl.h"
@@ -156,30 +157,17 @@ bool ExternalSummaries::isModifiable(const VarDecl &VD) const {
 }
 
 namespace {
-std::mutex Mutex;
-std::shared_ptr<const ExternalSummaries> Installed;
-SummarySink Sink;
+thread_local const AnalysisHost *CurrentHost = nullptr;
 } // namespace
 
-void setExternalSummaries(std::shared_ptr<const ExternalSummaries> S) {
-  std::lock_guard<std::mutex> Lock(Mutex);
-  Installed = std::move(S);
+ScopedAnalysisHost::ScopedAnalysisHost(const AnalysisHost &Host)
+    : Outer(CurrentHost) {
+  CurrentHost = &Host;
 }
 
-std::shared_ptr<const ExternalSummaries> getExternalSummaries() {
-  std::lock_guard<std::mutex> Lock(Mutex);
-  return Installed;
-}
+ScopedAnalysisHost::~ScopedAnalysisHost() { CurrentHost = Outer; }
 
-void setSummarySink(SummarySink S) {
-  std::lock_guard<std::mutex> Lock(Mutex);
-  Sink = std::move(S);
-}
-
-SummarySink getSummarySink() {
-  std::lock_guard<std::mutex> Lock(Mutex);
-  return Sink;
-}
+const AnalysisHost *currentAnalysisHost() { return CurrentHost; }
 
 std::shared_ptr<const ExternalSummaries> readSummariesDir(llvm::StringRef Dir) {
   static std::mutex ReadMutex;

@@ -80,13 +80,8 @@ private:
 // no longer exist, are left out; null when there is none.
 std::shared_ptr<const ExternalSummaries> readSummariesDir(llvm::StringRef Dir);
 
-// Process-wide: installed by the front end before any analysis starts.
-void setExternalSummaries(std::shared_ptr<const ExternalSummaries> S);
-std::shared_ptr<const ExternalSummaries> getExternalSummaries();
-
+// Receives a translation unit's summary (AnalysisHost.h).
 using SummarySink = std::function<void(TUSummary)>;
-void setSummarySink(SummarySink Sink);
-SummarySink getSummarySink();
 
 // The dependency key of a global whose reads were judged by whether any
 // translation unit writes it: a summary that recorded it is stale once

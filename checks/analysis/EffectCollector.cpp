@@ -80,7 +80,6 @@ std::optional<bool> boolValue(const Expr *E, const ASTContext &Ctx) {
   return std::nullopt;
 }
 
-// std::optional, c10::optional and their nullopt_t.
 // std::move, std::forward and std::as_const: casts written as calls. What
 // they return is their argument's object.
 bool isIdentityCall(const CallExpr &CE) {
@@ -92,6 +91,7 @@ bool isIdentityCall(const CallExpr &CE) {
   return N == "move" || N == "forward" || N == "as_const";
 }
 
+// std::optional, c10::optional and their nullopt_t.
 bool isOptionalType(QualType T) {
   const CXXRecordDecl *RD = T.getNonReferenceType()->getAsCXXRecordDecl();
   return RD && RD->getIdentifier() &&
@@ -338,8 +338,7 @@ public:
       return true;
     if (applyModel(*Callee, CE, nullptr, false, args(CE)))
       return true;
-    if (Callee->getIdentifier() && Callee->getName() == "getline" &&
-        CE->getNumArgs() > 0 &&
+    if (KnownFunctions::readsStreamArgument(*Callee) && CE->getNumArgs() > 0 &&
         Known.isFileStream(CE->getArg(0)->IgnoreParenImpCasts()->getType())) {
       recordStream(CE->getArg(0), CE->getBeginLoc(), "getline");
       return true;
@@ -605,44 +604,25 @@ private:
                    args(MC)))
       return true;
 
-    if (Known.isContainer(T)) {
-      if (Known.isContainerMutator(Name))
-        Record(EffectKind::CacheWrite, Name.str());
+    switch (KindMember M = Known.kindMember(T, Name); M.What) {
+    case KindMember::NotAKind:
+      break;
+    case KindMember::Nothing:
       return true;
-    }
-    if (Known.isAtomic(T)) {
-      if (Name.starts_with("fetch_"))
-        Record(EffectKind::CounterUpdate, Name.str());
-      else if (Name == "store" || Name == "exchange" ||
-               Name.starts_with("compare_exchange"))
-        Record(EffectKind::StateWrite, Name.str());
-      return true;
-    }
-    if (Known.isReplayedGenerator(T)) {
+    case KindMember::Consumed:
       consume(Obj);
       return true;
-    }
-    if (Known.isRandomEngine(T)) {
-      if (Name == "discard" || Name == "operator()")
-        Record(EffectKind::UnreplayedRng, Name.str());
-      else if (Name == "seed")
-        Record(EffectKind::StateWrite, "seed");
+    case KindMember::OnObject:
+      Record(M.Kind, Name.str());
       return true;
-    }
-    if (Known.isFileStream(T)) {
-      if (Name == "open")
-        addEffect(EffectKind::Io, Root::of(Root::Unconditional),
-                  typeName(T), "open", MC->getBeginLoc());
-      else if (Name == "write" || Name == "read" || Name == "put" ||
-               Name == "get" || Name == "getline" || Name == "flush" ||
-               Name == "close")
-        Record(EffectKind::Io, Name.str());
+    case KindMember::Unconditional:
+      addEffect(M.Kind, Root::of(Root::Unconditional), typeName(T), Name.str(),
+                MC->getBeginLoc());
       return true;
     }
     if (const VarDecl *Stream = streamObject(Obj)) {
       consume(Obj);
-      if (Name == "write" || Name == "put" || Name == "flush" ||
-          Name == "operator<<")
+      if (KnownFunctions::isStreamOutputMember(Name))
         addEffect(EffectKind::Logging, Root::of(Root::Unconditional),
                   canonicalName(*Stream), Name.str(), MC->getBeginLoc());
       return true;

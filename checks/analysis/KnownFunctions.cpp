@@ -291,4 +291,50 @@ bool KnownFunctions::isAllowedGlobal(const NamedDecl &D) const {
   return Models->isAllowedGlobal(canonicalName(D));
 }
 
+KindMember KnownFunctions::kindMember(QualType T,
+                                      llvm::StringRef Method) const {
+  auto Is = [](EffectKind K) { return KindMember{KindMember::OnObject, K}; };
+  const KindMember Nothing{KindMember::Nothing, EffectKind::StateWrite};
+  const unsigned Kinds = classInfo(T).Kinds; // one lookup for every kind
+  auto Of = [Kinds](TypeKind K) { return Kinds & (1u << unsigned(K)); };
+  if (Of(TypeKind::Container))
+    return isContainerMutator(Method) ? Is(EffectKind::CacheWrite) : Nothing;
+  if (Of(TypeKind::Atomic)) {
+    if (Method.starts_with("fetch_"))
+      return Is(EffectKind::CounterUpdate);
+    if (Method == "store" || Method == "exchange" ||
+        Method.starts_with("compare_exchange"))
+      return Is(EffectKind::StateWrite);
+    return Nothing; // load, is_lock_free, wait, ...
+  }
+  if (Of(TypeKind::ReplayedGenerator))
+    return {KindMember::Consumed, EffectKind::UnreplayedRng};
+  if (Of(TypeKind::RandomEngine)) {
+    if (Method == "discard" || Method == "operator()")
+      return Is(EffectKind::UnreplayedRng);
+    if (Method == "seed")
+      return Is(EffectKind::StateWrite);
+    return Nothing; // min, max
+  }
+  if (Of(TypeKind::FileStream)) {
+    if (Method == "open")
+      return {KindMember::Unconditional, EffectKind::Io};
+    if (Method == "write" || Method == "read" || Method == "put" ||
+        Method == "get" || Method == "getline" || Method == "flush" ||
+        Method == "close")
+      return Is(EffectKind::Io);
+    return Nothing; // is_open, good, rdbuf, ...
+  }
+  return {};
+}
+
+bool KnownFunctions::isStreamOutputMember(llvm::StringRef Method) {
+  return Method == "write" || Method == "put" || Method == "flush" ||
+         Method == "operator<<";
+}
+
+bool KnownFunctions::readsStreamArgument(const FunctionDecl &FD) {
+  return FD.getIdentifier() && FD.getName() == "getline";
+}
+
 } // namespace clang::tidy::rematch

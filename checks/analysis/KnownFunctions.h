@@ -10,6 +10,7 @@
 #ifndef REMATCH_CHECKS_ANALYSIS_KNOWNFUNCTIONS_H
 #define REMATCH_CHECKS_ANALYSIS_KNOWNFUNCTIONS_H
 
+#include "Effect.h"
 #include "ModelSet.h"
 #include "clang/AST/Decl.h"
 #include "clang/AST/DeclCXX.h"
@@ -47,6 +48,21 @@ struct CallModel {
   bool Analysed = false;
 };
 
+// What calling a member function does to an object whose class is of a
+// kind the models' Types: name, when no model entry describes the call: the
+// meaning of each kind (docs/models.md, "Types"), member by member.
+struct KindMember {
+  enum Action {
+    NotAKind,      // the class is of no kind: a call like any other
+    Nothing,       // of a kind, and this member changes nothing (a read)
+    Consumed,      // the object is used, not read (a replayed generator)
+    OnObject,      // Kind happens to the object, mapped to its root
+    Unconditional, // Kind happens whatever the object (opening a file)
+  };
+  Action What = NotAKind;
+  EffectKind Kind = EffectKind::StateWrite;
+};
+
 class KnownFunctions {
 public:
   explicit KnownFunctions(std::shared_ptr<const ModelSet> Models);
@@ -81,6 +97,14 @@ public:
   bool isContainerMutator(llvm::StringRef Member) const {
     return Models->isContainerMutator(Member);
   }
+  // Member Method called on an object of type T (through `->`, T is the
+  // pointee).
+  KindMember kindMember(QualType T, llvm::StringRef Method) const;
+  // Member Method of a log stream (std::cout.write(...)) writes to it.
+  static bool isStreamOutputMember(llvm::StringRef Method);
+  // A free function that reads a file stream given as its first argument
+  // (std::getline(file, line)).
+  static bool readsStreamArgument(const FunctionDecl &FD);
   bool isLogStream(const VarDecl &VD) const;
   bool isStdHandle(llvm::StringRef Var) const {
     return Models->isStdHandle(Var);

@@ -4,11 +4,11 @@
 
 namespace clang::tidy::rematch {
 
-std::string CacheWriteCheck::describe(const Effect &E) const {
+std::string CacheWriteCheck::describe(const EffectFacts &E) const {
   return "mutates container " + quoted(E.Subject) + " with " + quoted(E.Detail);
 }
 
-std::string CacheWriteCheck::consequence(const Effect &E) const {
+std::string CacheWriteCheck::consequence(const EffectFacts &E) const {
   return "the recomputation in backward mutates it again";
 }
 

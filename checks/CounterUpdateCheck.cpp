@@ -4,7 +4,7 @@
 
 namespace clang::tidy::rematch {
 
-std::string CounterUpdateCheck::describe(const Effect &E) const {
+std::string CounterUpdateCheck::describe(const EffectFacts &E) const {
   llvm::StringRef Op = E.Detail;
   if (Op == "++")
     return "increments " + quoted(E.Subject);
@@ -17,7 +17,7 @@ std::string CounterUpdateCheck::describe(const Effect &E) const {
   return "updates " + quoted(E.Subject) + " with " + quoted(Op);
 }
 
-std::string CounterUpdateCheck::consequence(const Effect &E) const {
+std::string CounterUpdateCheck::consequence(const EffectFacts &E) const {
   llvm::StringRef Op = E.Detail;
   if (Op == "++" || Op == "fetch_add")
     return "the recomputation in backward increments it again";

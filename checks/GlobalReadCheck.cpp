@@ -6,15 +6,15 @@
 
 namespace clang::tidy::rematch {
 
-std::string GlobalReadCheck::describe(const Effect &E) const {
+std::string GlobalReadCheck::describe(const EffectFacts &E) const {
   return "reads mutable global " + quoted(E.Subject);
 }
 
-std::string GlobalReadCheck::consequence(const Effect &) const {
+std::string GlobalReadCheck::consequence(const EffectFacts &) const {
   return "the recomputation in backward may see a different value";
 }
 
-std::string GlobalReadCheck::consequenceFor(const Finding &F, const Effect &Last,
+std::string GlobalReadCheck::consequenceFor(const Finding &F, const EffectFacts &Last,
                                             const EffectAnalysis &A) const {
   std::string Why = consequence(Last);
   if (A.globalChange(*F.E) == EffectAnalysis::GlobalChange::OtherTUMayWrite)

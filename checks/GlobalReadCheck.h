@@ -16,9 +16,9 @@ public:
       : RematchCheck(Name, Context, Reports) {}
 
 protected:
-  std::string describe(const Effect &E) const override;
-  std::string consequence(const Effect &E) const override;
-  std::string consequenceFor(const Finding &F, const Effect &Last,
+  std::string describe(const EffectFacts &E) const override;
+  std::string consequence(const EffectFacts &E) const override;
+  std::string consequenceFor(const Finding &F, const EffectFacts &Last,
                              const EffectAnalysis &A) const override;
   void addFixes(DiagnosticBuilder &Diag, const Finding &F,
                 const EffectAnalysis &A, ASTContext &Ctx) override;

@@ -8,11 +8,11 @@
 
 namespace clang::tidy::rematch {
 
-std::string LoggingCheck::describe(const Effect &E) const {
+std::string LoggingCheck::describe(const EffectFacts &E) const {
   return "logs through " + quoted(E.Subject);
 }
 
-std::string LoggingCheck::consequence(const Effect &) const {
+std::string LoggingCheck::consequence(const EffectFacts &) const {
   return "the recomputation in backward logs again";
 }
 

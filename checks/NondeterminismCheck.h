@@ -16,8 +16,8 @@ public:
       : RematchCheck(Name, Context, Reports) {}
 
 protected:
-  std::string describe(const Effect &E) const override;
-  std::string consequence(const Effect &E) const override;
+  std::string describe(const EffectFacts &E) const override;
+  std::string consequence(const EffectFacts &E) const override;
 };
 
 } // namespace clang::tidy::rematch

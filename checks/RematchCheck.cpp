@@ -106,40 +106,29 @@ static SourceLocation locationOf(const PlainLocation &P, ASTContext &Ctx) {
 
 namespace {
 
-// The effect at the end of the chain, in this TU or summarised elsewhere.
-Effect finalEffect(const std::vector<ChainStep> &Chain) {
-  Effect Last = Chain.back().E ? *Chain.back().E : Effect();
-  if (const SummaryEffect *X = Chain.back().Final) {
-    Last.Kind = X->Kind;
-    Last.Subject = X->Subject;
-    Last.Detail = X->Detail;
-    copyModelFacts(Last, *X);
-  }
-  return Last;
-}
-
+// The function a step calls, as messages name it; empty at the effect.
 std::string stepCallee(const ChainStep &S) {
-  if (S.Plain)
-    return S.Plain->Callee;
-  return S.E && S.E->Callee ? displayName(S.E->Callee) : std::string();
+  if (const SummaryStep *There = S.there())
+    return There->Callee;
+  const Effect &E = *S.here()->E;
+  return E.inherited() ? displayName(E.Callee) : std::string();
 }
 
 } // namespace
 
-std::string RematchCheck::message(const Finding &F,
-                                  const std::vector<ChainStep> &Chain,
-                                  const Effect &Last,
+std::string RematchCheck::message(const Finding &F, const EffectChain &Chain,
                                   const EffectAnalysis &A) const {
+  const EffectFacts &Last = *Chain.Last;
   const std::string What =
       describeFor(Last, *F.Site) +
       (Last.May.empty() ? "" : " (may: " + Last.May + ")");
   std::string Message = callableText(*F.Target);
-  if (!F.E->Callee) {
+  if (!F.E->inherited()) {
     Message += " " + What;
   } else if (ChainStyle == "inline") {
     Message += " " + What + " via ";
     bool First = true;
-    for (const ChainStep &S : Chain) {
+    for (const ChainStep &S : Chain.Steps) {
       std::string Callee = stepCallee(S);
       if (Callee.empty())
         continue;
@@ -160,8 +149,8 @@ std::string RematchCheck::message(const Finding &F,
 
 void RematchCheck::report(const Finding &F, const EffectAnalysis &A,
                           ASTContext &Ctx) {
-  std::vector<ChainStep> Chain = A.chain(F.Target->Body, *F.E);
-  const Effect Last = finalEffect(Chain);
+  const EffectChain Chain = A.chain(F.Target->Body, *F.E);
+  const EffectFacts &Last = *Chain.Last;
   // Never a primary location users cannot edit: a callable whose body is
   // in a system header (a library functor passed to the entry point) is
   // reported at the argument that hands it over, its effect in a note.
@@ -177,13 +166,13 @@ void RematchCheck::report(const Finding &F, const EffectAnalysis &A,
   if (InSystemHeader)
     Where = F.Target->Arg ? F.Target->Arg->getExprLoc() : SiteLoc;
   {
-    DiagnosticBuilder Diag = diag(Where, "%0") << message(F, Chain, Last, A);
-    if (!F.E->Callee && !InSystemHeader)
+    DiagnosticBuilder Diag = diag(Where, "%0") << message(F, Chain, A);
+    if (!F.E->inherited() && !InSystemHeader)
       addFixes(Diag, F, A, Ctx);
   }
   if (InSystemHeader)
     noteStep(F.Target->Body, *F.E);
-  noteChain(Chain, Last, Ctx);
+  noteChain(Chain, Ctx);
   if (SiteLoc.isValid()) {
     diag(SiteLoc,
          "callable is checkpointed by this call to %0; it runs again during "
@@ -197,43 +186,47 @@ void RematchCheck::report(const Finding &F, const EffectAnalysis &A,
 
 void RematchCheck::noteStep(const FunctionDecl *In, const Effect &E) {
   std::string Name = quoted(displayName(In));
-  if (E.Callee)
+  if (E.inherited())
     diag(E.Loc, "%0 calls %1 here", DiagnosticIDs::Note)
         << Name << quoted(displayName(E.Callee));
   else
     diag(E.Loc, "%0 %1 here", DiagnosticIDs::Note) << Name << describe(E);
 }
 
-void RematchCheck::noteChain(const std::vector<ChainStep> &Chain,
-                             const Effect &Last, ASTContext &Ctx) {
+void RematchCheck::noteChain(const EffectChain &Chain, ASTContext &Ctx) {
+  const std::vector<ChainStep> &Steps = Chain.Steps;
+  auto LocationOf = [&](const ChainStep &S) {
+    const SummaryStep *There = S.there();
+    return There ? locationOf(There->Loc, Ctx) : S.here()->E->Loc;
+  };
   // One note per step after the callable's own. A chain thousands deep
   // keeps its first and last steps, and says what it skipped.
   constexpr size_t Keep = 24;
-  for (size_t I = 1; I < Chain.size(); ++I) {
-    if (Chain.size() > 2 * Keep + 2 && I == Keep + 1) {
-      size_t Skipped = Chain.size() - 2 * Keep - 1;
-      const ChainStep &Next = Chain[Chain.size() - Keep];
-      SourceLocation L = Next.Plain ? locationOf(Next.Plain->Loc, Ctx)
-                                    : Next.E->Loc;
+  for (size_t I = 1; I < Steps.size(); ++I) {
+    if (Steps.size() > 2 * Keep + 2 && I == Keep + 1) {
+      size_t Skipped = Steps.size() - 2 * Keep - 1;
+      SourceLocation L = LocationOf(Steps[Steps.size() - Keep]);
       if (L.isValid())
         diag(L, "... %0 more calls in between ...", DiagnosticIDs::Note)
             << unsigned(Skipped);
-      I = Chain.size() - Keep;
+      I = Steps.size() - Keep;
     }
-    const ChainStep &Step = Chain[I];
-    if (!Step.Plain) {
-      noteStep(Step.In, *Step.E);
+    const ChainStep &Step = Steps[I];
+    if (const ChainStep::Here *H = Step.here()) {
+      noteStep(H->In, *H->E);
       continue;
     }
-    SourceLocation L = locationOf(Step.Plain->Loc, Ctx);
+    const SummaryStep &There = *Step.there();
+    SourceLocation L = locationOf(There.Loc, Ctx);
     if (L.isInvalid())
       continue;
-    std::string In = quoted(Step.Plain->Function);
-    if (!Step.Plain->Callee.empty())
+    std::string In = quoted(There.Function);
+    if (!There.Callee.empty())
       diag(L, "%0 calls %1 here", DiagnosticIDs::Note)
-          << In << quoted(Step.Plain->Callee);
+          << In << quoted(There.Callee);
     else
-      diag(L, "%0 %1 here", DiagnosticIDs::Note) << In << describe(Last);
+      diag(L, "%0 %1 here", DiagnosticIDs::Note)
+          << In << describe(*Chain.Last);
   }
 }
 

@@ -29,21 +29,21 @@ public:
 
 protected:
   // What the effect does, as a verb phrase: "increments 'g_steps'".
-  virtual std::string describe(const Effect &E) const = 0;
+  virtual std::string describe(const EffectFacts &E) const = 0;
   // Why that breaks recomputation: "the recomputation in backward ...".
-  virtual std::string consequence(const Effect &E) const = 0;
+  virtual std::string consequence(const EffectFacts &E) const = 0;
   // The same for the finding's own message, which knows the analysis.
-  virtual std::string consequenceFor(const Finding &F, const Effect &Last,
+  virtual std::string consequenceFor(const Finding &F, const EffectFacts &Last,
                                      const EffectAnalysis &A) const {
     return consequence(Last);
   }
   // The same for the finding's own message, which knows the entry point.
-  virtual std::string describeFor(const Effect &E,
+  virtual std::string describeFor(const EffectFacts &E,
                                   const CheckpointSite &Site) const {
     return describe(E);
   }
   // How to fix it, as a note at the checkpoint call; empty: no note.
-  virtual std::string suggestion(const Effect &E, const CheckpointSite &Site,
+  virtual std::string suggestion(const EffectFacts &E, const CheckpointSite &Site,
                                  const EffectAnalysis &A) const {
     return {};
   }
@@ -55,13 +55,12 @@ private:
   void report(const Finding &F, const EffectAnalysis &A, ASTContext &Ctx);
   // The warning's text: the callable, what the chain ends in, the
   // consequence.
-  std::string message(const Finding &F, const std::vector<ChainStep> &Chain,
-                      const Effect &Last, const EffectAnalysis &A) const;
+  std::string message(const Finding &F, const EffectChain &Chain,
+                      const EffectAnalysis &A) const;
   // A note at one step in this TU: a call in In, or the effect itself.
   void noteStep(const FunctionDecl *In, const Effect &E);
   // The notes that walk the chain from the callable to the effect.
-  void noteChain(const std::vector<ChainStep> &Chain, const Effect &Last,
-                 ASTContext &Ctx);
+  void noteChain(const EffectChain &Chain, ASTContext &Ctx);
 
   const EffectKind Kind;
   const std::string CheckpointFunctions;

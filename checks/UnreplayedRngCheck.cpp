@@ -4,14 +4,14 @@
 
 namespace clang::tidy::rematch {
 
-std::string UnreplayedRngCheck::describe(const Effect &E) const {
+std::string UnreplayedRngCheck::describe(const EffectFacts &E) const {
   // A library's named source (models/*.yaml): what it is, through what.
   if (!E.RngSource.empty())
     return "draws from " + E.RngSourceText + " through " + quoted(E.Subject);
   return "draws from " + quoted(E.Subject) + ", which is not replayed";
 }
 
-std::string UnreplayedRngCheck::describeFor(const Effect &E,
+std::string UnreplayedRngCheck::describeFor(const EffectFacts &E,
                                             const CheckpointSite &Site) const {
   if (!E.RngSource.empty())
     return describe(E) + ", which " + quoted(Site.EntryPoint) +
@@ -19,13 +19,13 @@ std::string UnreplayedRngCheck::describeFor(const Effect &E,
   return describe(E);
 }
 
-std::string UnreplayedRngCheck::consequence(const Effect &E) const {
+std::string UnreplayedRngCheck::consequence(const EffectFacts &E) const {
   if (!E.Draws.empty())
     return "the recomputation in backward draws a different " + E.Draws;
   return "the recomputation in backward draws different numbers";
 }
 
-std::string UnreplayedRngCheck::suggestion(const Effect &E,
+std::string UnreplayedRngCheck::suggestion(const EffectFacts &E,
                                            const CheckpointSite &Site,
                                            const EffectAnalysis &A) const {
   if (E.RngSource.empty())

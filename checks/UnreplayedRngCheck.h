@@ -16,11 +16,11 @@ public:
       : RematchCheck(Name, Context, Reports) {}
 
 protected:
-  std::string describe(const Effect &E) const override;
-  std::string describeFor(const Effect &E,
+  std::string describe(const EffectFacts &E) const override;
+  std::string describeFor(const EffectFacts &E,
                           const CheckpointSite &Site) const override;
-  std::string consequence(const Effect &E) const override;
-  std::string suggestion(const Effect &E, const CheckpointSite &Site,
+  std::string consequence(const EffectFacts &E) const override;
+  std::string suggestion(const EffectFacts &E, const CheckpointSite &Site,
                          const EffectAnalysis &A) const override;
 };
 

@@ -152,9 +152,7 @@ private:
           E.VarUsr = From.VarUsr;
           if (!Nodes[V].Seen.insert(inheritedKey(E, C.Loc)).second)
             continue;
-          E.Subject = From.Subject;
-          E.Detail = From.Detail;
-          copyModelFacts(E, From);
+          static_cast<EffectFacts &>(E) = From;
           E.Virtual = C.Virtual || From.Virtual || Override;
           E.Chain.reserve(From.Chain.size() + 1);
           E.Chain.push_back({F.Name, C.CalleeName, C.Loc});

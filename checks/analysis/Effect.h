@@ -52,12 +52,35 @@ struct Root {
   }
 };
 
-struct Effect {
+// What happens, as a message says it: the same wherever it was recorded
+// (Effect here, SummaryEffect in another TU's summary), and all a check
+// needs to describe it.
+struct EffectFacts {
   EffectKind Kind = EffectKind::StateWrite;
-  Root Target;
   std::string Subject; // 'g_steps', 'std::cout', 'fopen'
   std::string Detail;  // '+=', 'push_back'; empty when there is nothing to add
-  SourceLocation Loc;  // in the recording function's body
+  // From a model: the named random source drawn from ("torch.default"),
+  // how messages call it, what is drawn ("mask"), and the condition under
+  // which the effect happens at all ("in training mode"), when only then.
+  std::string RngSource;
+  std::string RngSourceText;
+  std::string Draws;
+  std::string May;
+};
+
+// One effect in a summary of this translation unit: the function's own, or
+// one of a callee's that reaches it through a call (Origin).
+struct Effect : EffectFacts {
+  enum class Origin {
+    Own,       // the function's own code does it, at Loc
+    Callee,    // a callee's effect CalleeEffect, summarised in this TU
+    OtherTU,   // a callee's effect CalleeEffect, summarised in another TU
+  };
+  Origin From = Origin::Own;
+  bool inherited() const { return From != Origin::Own; }
+
+  Root Target;
+  SourceLocation Loc;  // the effect, or the call it comes through
   const Expr *Source = nullptr; // the expression, where a fix-it needs it
   // Set for a read of a namespace-scope global, for the init-capture fix-it.
   const VarDecl *Var = nullptr;
@@ -67,37 +90,17 @@ struct Effect {
   // of that change and not reported on its own.
   SourceLocation MutatedAt;
   bool PartOfChange = false; // so it is: set once the summary is complete
-  // From a model: the named random source drawn from ("torch.default"),
-  // how messages call it, what is drawn ("mask"), and the condition under
-  // which the effect happens at all ("in training mode"), when only then.
-  std::string RngSource;
-  std::string RngSourceText;
-  std::string Draws;
-  std::string May;
+  std::string VarUsr; // a global read in another TU: the global's USR
 
-  // Set when the effect was inherited from a call: the callee and the index
-  // of the callee's effect it comes from. Loc is then the call.
+  // Inherited only: the callee whose effect this is, and the index of that
+  // effect in its summary (this TU's, or ExternalUsr's in another TU: the
+  // USR of an override there that a virtual call may run, else Callee's).
   const FunctionDecl *Callee = nullptr;
   unsigned CalleeEffect = 0;
-  bool Virtual = false; // a virtual call on the way: the effect may happen
-  const FunctionDecl *Called = nullptr; // the callee as written at the call
-  // The callee has no body here: CalleeEffect indexes its summary from
-  // another translation unit (ExternalSummaries).
-  bool External = false;
-  // Set when the external callee is an override in another TU that a
-  // virtual call may run: the USR of its summary (else Callee's own).
   std::string ExternalUsr;
-  std::string VarUsr; // a global read in another TU: the global's USR
+  const FunctionDecl *Called = nullptr; // the callee as written at the call
+  bool Virtual = false; // a virtual call on the way: the effect may happen
 };
-
-// What a model says of an effect (source, wording, condition), carried from
-// one record of it to the next: Effect, SummaryEffect.
-template <class To, class From> void copyModelFacts(To &T, const From &F) {
-  T.RngSource = F.RngSource;
-  T.RngSourceText = F.RngSourceText;
-  T.Draws = F.Draws;
-  T.May = F.May;
-}
 
 // One call made by a function, with the roots of what the callee can reach.
 struct CallSite {

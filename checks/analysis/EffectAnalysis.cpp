@@ -74,7 +74,7 @@ EffectKey inheritedKey(EffectKind Kind, Root Target, SourceLocation Loc,
 }
 
 EffectKey keyOf(const Effect &E) {
-  if (!E.Callee) // own
+  if (!E.inherited())
     return keyOf(E.Kind, E.Target, E.Loc, E.Subject, nullptr, {}, false);
   return inheritedKey(E.Kind, E.Target, E.Loc, E.Var, E.VarUsr,
                       E.PartOfChange);
@@ -425,19 +425,16 @@ bool EffectAnalysis::SummarySolver::append(
   std::optional<Effect> Local;
   bool InPlace = S.Effects.size() < S.Effects.capacity();
   Effect &E = InPlace ? S.Effects.emplace_back() : Local.emplace();
-  E.Kind = F.Kind;
+  static_cast<EffectFacts &>(E) = F;
+  E.From = External ? Effect::Origin::OtherTU : Effect::Origin::Callee;
   E.Target = *R;
   E.Loc = C.Loc;
   E.Callee = Callee;
   E.VarUsr = F.VarUsr;
   E.Var = Var;
   E.PartOfChange = PartOfChange;
-  E.Subject = F.Subject;
-  E.Detail = F.Detail;
-  copyModelFacts(E, F);
   E.CalleeEffect = I;
   E.Called = C.Callee;
-  E.External = External;
   E.ExternalUsr = OverrideUsr.str();
   E.Virtual = C.Virtual || F.Virtual || !OverrideUsr.empty();
   if (!InPlace)
@@ -592,16 +589,16 @@ EffectAnalysis::globalChange(const Effect &E) const {
 // Run on a complete summary, before any caller inherits from it.
 void EffectAnalysis::markReadsPartOfChange(FunctionSummary &S) const {
   for (Effect &R : S.Effects) {
-    if (R.Kind != EffectKind::GlobalRead || R.Callee ||
+    if (R.Kind != EffectKind::GlobalRead || R.inherited() ||
         R.MutatedAt.isInvalid())
       continue;
     for (const Effect &M : S.Effects) {
-      if (!M.Callee || M.Loc != R.MutatedAt ||
+      if (!M.inherited() || M.Loc != R.MutatedAt ||
           M.Kind == EffectKind::GlobalRead || M.Target.K != Root::Static)
         continue;
       // The callee's own effect was on *this, which the call maps to g.
       Root::Kind Origin = Root::Local;
-      if (M.External) {
+      if (M.From == Effect::Origin::OtherTU) {
         const FunctionEffects *Ext = externalOf(M);
         if (Ext && M.CalleeEffect < Ext->Effects.size())
           Origin = Ext->Effects[M.CalleeEffect].Target.K;
@@ -642,26 +639,27 @@ void EffectAnalysis::computeFindings() {
     }
 }
 
-std::vector<ChainStep> EffectAnalysis::chain(const FunctionDecl *Body,
-                                             const Effect &E) const {
-  std::vector<ChainStep> Steps;
+EffectChain EffectAnalysis::chain(const FunctionDecl *Body,
+                                  const Effect &E) const {
+  EffectChain Chain;
   const FunctionDecl *In = Body;
   const Effect *Cur = &E;
   // Each step's effect was added before the effect that inherits it, so the
   // walk ends; the bound only guards against a broken summary.
-  while (Cur && Steps.size() < 1000000) {
-    Steps.push_back({In, Cur});
-    if (!Cur->Callee)
+  while (Cur && Chain.Steps.size() < 1000000) {
+    Chain.Steps.push_back({ChainStep::Here{In, Cur}});
+    Chain.Last = Cur;
+    if (Cur->From == Effect::Origin::Own)
       break;
-    if (Cur->External) {
+    if (Cur->From == Effect::Origin::OtherTU) {
       const FunctionEffects *Ext = externalOf(*Cur);
       if (!Ext || Cur->CalleeEffect >= Ext->Effects.size())
         break;
       const SummaryEffect &X = Ext->Effects[Cur->CalleeEffect];
       for (const SummaryStep &Step : X.Chain)
-        Steps.push_back({nullptr, nullptr, &Step, nullptr});
+        Chain.Steps.push_back({&Step});
       if (!X.Chain.empty())
-        Steps.back().Final = &X;
+        Chain.Last = &X;
       break;
     }
     const FunctionSummary *S = summary(Cur->Callee);
@@ -670,7 +668,7 @@ std::vector<ChainStep> EffectAnalysis::chain(const FunctionDecl *Body,
     In = Cur->Callee;
     Cur = &S->Effects[Cur->CalleeEffect];
   }
-  return Steps;
+  return Chain;
 }
 
 const FunctionEffects *
@@ -958,11 +956,8 @@ template <class UsrOf>
 SummaryEffect exportEffect(const Effect &E, const std::string &Function,
                            PlainLocations &Where, UsrOf Usr) {
   SummaryEffect X;
-  X.Kind = E.Kind;
+  static_cast<EffectFacts &>(X) = E;
   X.Target = E.Target;
-  X.Subject = E.Subject;
-  X.Detail = E.Detail;
-  copyModelFacts(X, E);
   X.VarUsr = E.Var ? Usr(E.Var->getCanonicalDecl()) : E.VarUsr;
   X.Chain.push_back({Function, "", Where(E.Loc)});
   if (E.MutatedAt.isValid())

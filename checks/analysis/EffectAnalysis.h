@@ -20,6 +20,8 @@
 #include "llvm/ADT/DenseSet.h"
 #include <map>
 #include <memory>
+#include <variant>
+#include <vector>
 
 namespace clang {
 class ASTContext;
@@ -37,14 +39,29 @@ struct Finding {
   const Callable *Target = nullptr;
 };
 
-// One step of a call chain, from the checkpointed callable to the effect.
-// Steps inside this TU point at an Effect; steps in another TU (reached
-// through a summary) carry a plain location instead.
+// One step of a call chain, from the checkpointed callable to the effect: a
+// call, or at the end the effect itself. In this TU it is the function the
+// step is in and its Effect there; past a call into another TU, the step as
+// that TU's summary wrote it.
 struct ChainStep {
-  const FunctionDecl *In = nullptr; // the function the step is in
-  const Effect *E = nullptr;        // a call (E->Callee set) or the effect
-  const SummaryStep *Plain = nullptr;
-  const SummaryEffect *Final = nullptr; // set on the last plain step
+  struct Here {
+    const FunctionDecl *In;
+    const Effect *E; // inherited: the call; own: the effect
+  };
+  std::variant<Here, const SummaryStep *> Where;
+
+  const Here *here() const { return std::get_if<Here>(&Where); }
+  const SummaryStep *there() const {
+    const SummaryStep *const *P = std::get_if<const SummaryStep *>(&Where);
+    return P ? *P : nullptr;
+  }
+};
+
+// The steps of a finding's chain and what happens at their end: the last
+// Effect here, or the SummaryEffect of another TU that the chain ends in.
+struct EffectChain {
+  std::vector<ChainStep> Steps;
+  const EffectFacts *Last = nullptr;
 };
 
 // What the analysis needs to know besides the AST.
@@ -74,8 +91,7 @@ public:
   const FunctionSummary *summary(const FunctionDecl *FD) const;
 
   // The steps from the callable's body down to the effect itself.
-  std::vector<ChainStep> chain(const FunctionDecl *Body,
-                               const Effect &E) const;
+  EffectChain chain(const FunctionDecl *Body, const Effect &E) const;
 
   // Whether the global a GlobalRead effect reads can change between the
   // passes, and how we know.

@@ -39,19 +39,10 @@ struct SummaryStep {
   PlainLocation Loc;
 };
 
-struct SummaryEffect {
-  EffectKind Kind = EffectKind::StateWrite;
+struct SummaryEffect : EffectFacts {
   Root Target;
-  std::string Subject;
-  std::string Detail;
   bool Virtual = false;
   std::string VarUsr; // rematch-global-read: the global's USR
-  // From a model (Effect): the random source, its wording, what is drawn,
-  // and when only.
-  std::string RngSource;
-  std::string RngSourceText;
-  std::string Draws;
-  std::string May;
   std::vector<SummaryStep> Chain; // from the function's body to the effect
   // An own read of a global as the object of a non-const member call made
   // here (Effect::MutatedAt): part of that change when the callee changes

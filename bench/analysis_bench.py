@@ -49,7 +49,10 @@ PRELUDE = """\
 namespace rematch {
 bool recomputing();
 struct Segment {
-  template <class F> decltype(auto) forward(F &&f) { return f(); }
+  template <class F>
+  decltype(auto) forward([[clang::annotate("rematch::recomputed")]] F &&f) {
+    return f();
+  }
 };
 } // namespace rematch
 

@@ -27,7 +27,7 @@ HEADER = """\
 #include <map>
 #include <string>
 #include <vector>
-namespace rematch { bool recomputing(); struct Segment { template <class F> decltype(auto) forward(F&& f) { return f(); } }; }
+namespace rematch { bool recomputing(); struct Segment { template <class F> decltype(auto) forward([[clang::annotate("rematch::recomputed")]] F&& f) { return f(); } }; }
 static int g_steps;
 static std::map<std::string, float> g_cache;
 """

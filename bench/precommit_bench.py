@@ -23,7 +23,7 @@ HEADER = """\
 #include <vector>
 #include <string>
 #include <map>
-namespace rematch { bool recomputing(); struct Segment { template <class F> decltype(auto) forward(F&& f) { return f(); } }; }
+namespace rematch { bool recomputing(); struct Segment { template <class F> decltype(auto) forward([[clang::annotate("rematch::recomputed")]] F&& f) { return f(); } }; }
 """
 
 

@@ -25,7 +25,8 @@ import tempfile
 def generate(root, n):
     with open(os.path.join(root, "p.h"), "w") as f:
         f.write("namespace rematch { struct Segment { template <class F> "
-                "void forward(F&& f) { f(); } }; }\nstruct S { long n = 0; };\n")
+                "void forward([[clang::annotate(\"rematch::recomputed\")]] "
+                "F&& f) { f(); } }; }\nstruct S { long n = 0; };\n")
         f.write("".join(f"void f_{i}(S &s);\n" for i in range(n)))
     files = []
     for i in range(n):

@@ -13,10 +13,6 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include <map>
 
-#ifndef REMATCH_VERSION
-#define REMATCH_VERSION "0.1.0"
-#endif
-
 using namespace llvm;
 
 namespace rematch::tool {

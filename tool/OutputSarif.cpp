@@ -14,10 +14,6 @@
 #include "llvm/Support/Path.h"
 #include <algorithm>
 
-#ifndef REMATCH_VERSION
-#define REMATCH_VERSION "0.1.0"
-#endif
-
 using namespace llvm;
 
 namespace rematch::tool {

@@ -56,22 +56,38 @@ std::optional<std::string> EntryPoints::match(const FunctionDecl &FD) const {
   return std::nullopt;
 }
 
-bool isRecomputedParam(const FunctionDecl &FD, unsigned I) {
-  auto HasAttr = [I](const FunctionDecl *F) {
+// The rematch::recomputed annotation of FD's parameter I: on the
+// declaration, or on the template it was instantiated from.
+static const AnnotateAttr *recomputedAttr(const FunctionDecl &FD, unsigned I) {
+  auto Find = [I](const FunctionDecl *F) -> const AnnotateAttr * {
     if (!F || I >= F->getNumParams())
-      return false;
+      return nullptr;
     for (const auto *A : F->getParamDecl(I)->specific_attrs<AnnotateAttr>())
       if (A->getAnnotation() == "rematch::recomputed")
-        return true;
-    return false;
+        return A;
+    return nullptr;
   };
-  if (HasAttr(&FD))
-    return true;
-  if (HasAttr(FD.getTemplateInstantiationPattern()))
-    return true;
+  if (const AnnotateAttr *A = Find(&FD))
+    return A;
+  if (const AnnotateAttr *A = Find(FD.getTemplateInstantiationPattern()))
+    return A;
   if (const FunctionTemplateDecl *T = FD.getPrimaryTemplate())
-    return HasAttr(T->getTemplatedDecl());
-  return false;
+    return Find(T->getTemplatedDecl());
+  return nullptr;
+}
+
+bool isRecomputedParam(const FunctionDecl &FD, unsigned I) {
+  return recomputedAttr(FD, I) != nullptr;
+}
+
+std::vector<std::string> recomputedReplays(const FunctionDecl &FD,
+                                           unsigned I) {
+  std::vector<std::string> Sources;
+  if (const AnnotateAttr *A = recomputedAttr(FD, I))
+    for (const Expr *Arg : A->args())
+      if (const auto *S = dyn_cast<StringLiteral>(Arg->IgnoreParenImpCasts()))
+        Sources.push_back(S->getString().str());
+  return Sources;
 }
 
 namespace {
@@ -298,6 +314,10 @@ void collectCheckpointSite(const CallExpr &CE, const EntryPoints &EP,
     if (Named ? Param != *Named
               : Annotated && !isRecomputedParam(*FD, Param))
       continue;
+    if (Annotated) // what the function replays, its annotation says
+      for (std::string &Source : recomputedReplays(*FD, Param))
+        if (!llvm::is_contained(Site.Replays, Source))
+          Site.Replays.push_back(std::move(Source));
     Found.clear();
     Args.collect(CE.getArg(I), Found, 0);
     for (Callable &C : Found)
@@ -318,7 +338,9 @@ void collectCheckpointSite(const CallExpr &CE, const EntryPoints &EP,
     return;
   Site.EntryPoint = Entry ? *Entry : canonicalName(*FD);
   if (Entry)
-    Site.Replays = EP.replays(*Entry);
+    for (const std::string &Source : EP.replays(*Entry))
+      if (!llvm::is_contained(Site.Replays, Source))
+        Site.Replays.push_back(Source);
   Out.push_back(std::move(Site));
 }
 

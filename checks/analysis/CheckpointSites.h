@@ -87,6 +87,10 @@ private:
 // Parameter I of FD (or of the template it was instantiated from) carries
 // [[clang::annotate("rematch::recomputed")]].
 bool isRecomputedParam(const FunctionDecl &FD, unsigned I);
+// The random sources that annotation names after its tag:
+// [[clang::annotate("rematch::recomputed", "torch.default")]] replays
+// torch's default generator.
+std::vector<std::string> recomputedReplays(const FunctionDecl &FD, unsigned I);
 
 // Adds the checkpoint site CE is, if it is one. Called for every call of the
 // translation unit by the analysis' one walk.

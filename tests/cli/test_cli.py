@@ -40,7 +40,7 @@ ALL_CHECKS = [
 STD = ["--", "-std=c++17"]
 
 PRELUDE = """\
-namespace rematch { bool recomputing(); struct Segment { template <class F> decltype(auto) forward(F&& f) { return f(); } }; }
+namespace rematch { bool recomputing(); struct Segment { template <class F> decltype(auto) forward([[clang::annotate("rematch::recomputed")]] F&& f) { return f(); } }; }
 extern "C" int printf(const char*, ...);
 int g_steps;
 float g_scale = 2;
@@ -1039,7 +1039,9 @@ class TestPluginSummaries(CliTest):
         "b.cpp": '#include "c.h"\nvoid bump(Stats &s) { ++s.steps; }\n',
     }
     HEADER = ("namespace rematch { struct Segment { template <class F> "
-              "decltype(auto) forward(F&& f) { return f(); } }; }\n"
+              "decltype(auto) forward("
+              "[[clang::annotate(\"rematch::recomputed\")]] F&& f) "
+              "{ return f(); } }; }\n"
               "struct Stats { long steps = 0; };\nvoid bump(Stats &s);\n")
 
     def setUp(self):

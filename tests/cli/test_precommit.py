@@ -31,7 +31,7 @@ TOOLS = argparse.Namespace()
 STD = ["--", "-std=c++17"]
 
 PRELUDE = """\
-namespace rematch { bool recomputing(); struct Segment { template <class F> decltype(auto) forward(F&& f) { return f(); } }; }
+namespace rematch { bool recomputing(); struct Segment { template <class F> decltype(auto) forward([[clang::annotate("rematch::recomputed")]] F&& f) { return f(); } }; }
 extern "C" int printf(const char*, ...);
 int g_steps;
 float g_scale = 2;

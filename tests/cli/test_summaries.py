@@ -20,7 +20,7 @@ import unittest
 TOOLS = argparse.Namespace()
 
 COMMON_H = """\
-namespace rematch { bool recomputing(); struct Segment { template <class F> decltype(auto) forward(F&& f) { return f(); } }; }
+namespace rematch { bool recomputing(); struct Segment { template <class F> decltype(auto) forward([[clang::annotate("rematch::recomputed")]] F&& f) { return f(); } }; }
 struct BatchNorm { float running_mean_ = 0; long num_batches_tracked_ = 0; void update(float x); };
 void update_all(BatchNorm &bn, float x);
 extern float g_lr;

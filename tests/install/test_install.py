@@ -94,8 +94,8 @@ class TestInstall(unittest.TestCase):
                     "report.h", "segment.h", "torch.h", "tracked.h"]
         self.assertEqual(public, expected)
         self.assertEqual(sorted(os.listdir(os.path.join(root, "detail"))),
-                         ["recorder.h", "registry.h", "segment_core.h",
-                          "value.h"])
+                         ["recomputed.h", "recorder.h", "registry.h",
+                          "segment_core.h", "value.h"])
         self.assertEqual(sorted(n for n in os.listdir(root)
                                 if not n.endswith(".h")), ["detail"])
 

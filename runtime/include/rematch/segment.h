@@ -4,6 +4,7 @@
 #define REMATCH_SEGMENT_H
 
 #include "rematch/config.h"
+#include "rematch/detail/recomputed.h"
 #include "rematch/detail/segment_core.h"
 #include "rematch/detail/value.h"
 #include "rematch/fingerprint.h"
@@ -34,7 +35,7 @@ public:
   Segment(const Segment &) = delete;
   Segment &operator=(const Segment &) = delete;
 
-  template <class F> decltype(auto) forward(F &&fn) {
+  template <class F> decltype(auto) forward(REMATCH_DETAIL_RECOMPUTED F &&fn) {
     if constexpr (!detail::kAudit) {
       // The fast path: no scope object, no leases, no thread_local state.
       // The handler is on the exceptional path only (zero-cost EH).
@@ -55,7 +56,8 @@ public:
     return run(scope, fn);
   }
 
-  template <class F> decltype(auto) recompute(F &&fn) {
+  template <class F>
+  decltype(auto) recompute(REMATCH_DETAIL_RECOMPUTED F &&fn) {
     detail::RecomputeScope scope(core_, detail::kAudit);
     return run(scope, fn);
   }
@@ -64,7 +66,8 @@ public:
   const std::string &name() const noexcept { return core_.name(); }
 
 private:
-  template <class Scope, class F> static decltype(auto) run(Scope &scope, F &fn) {
+  template <class Scope, class F>
+  static decltype(auto) run(Scope &scope, F &fn) {
     using R = std::invoke_result_t<F &>;
     if constexpr (std::is_void_v<R>) {
       std::invoke(fn);

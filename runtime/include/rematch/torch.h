@@ -16,6 +16,7 @@
 
 #include "rematch/compare.h"
 #include "rematch/config.h"
+#include "rematch/detail/recomputed.h"
 #include "rematch/registry.h"
 #include "rematch/report.h"
 
@@ -245,8 +246,9 @@ template <class F,
               std::conjunction_v<std::negation<detail::is_module_like<F>>,
                                  std::is_constructible<Function, F>>,
               int> = 0>
-variable_list checkpoint(F &&fn, const variable_list &inputs,
-                         const Options &options = {}) {
+variable_list
+checkpoint(REMATCH_DETAIL_RECOMPUTED_REPLAYING("torch.default") F &&fn,
+           const variable_list &inputs, const Options &options = {}) {
   return detail::checkpoint(Function(std::forward<F>(fn)), inputs, {}, options,
                             options.audit.value_or(::rematch::detail::kAudit));
 }
@@ -260,8 +262,10 @@ template <
     std::enable_if_t<std::conjunction_v<detail::is_module_like<M>,
                                         std::is_constructible<Function, F>>,
                      int> = 0>
-variable_list checkpoint(M &module, F &&fn, const variable_list &inputs,
-                         const Options &options = {}) {
+variable_list
+checkpoint(M &module,
+           REMATCH_DETAIL_RECOMPUTED_REPLAYING("torch.default") F &&fn,
+           const variable_list &inputs, const Options &options = {}) {
   return detail::checkpoint(Function(std::forward<F>(fn)), inputs,
                             {{"", &detail::deref(module)}}, options,
                             options.audit.value_or(::rematch::detail::kAudit));
@@ -271,8 +275,9 @@ variable_list checkpoint(M &module, F &&fn, const variable_list &inputs,
 /// forward takes `inputs.size()` tensors (1 to 4) and returns a tensor or a
 /// variable_list. A holder or shared_ptr is kept alive by the graph.
 template <class M, class Impl = typename detail::module_of<M>::type>
-variable_list checkpoint(M &module, const variable_list &inputs,
-                         const Options &options = {}) {
+variable_list
+checkpoint(REMATCH_DETAIL_RECOMPUTED_REPLAYING("torch.default") M &module,
+           const variable_list &inputs, const Options &options = {}) {
   std::shared_ptr<Impl> impl = detail::share(module);
   ::torch::nn::Module *base = impl.get();
   return detail::checkpoint(detail::module_function(std::move(impl)), inputs,
@@ -286,9 +291,11 @@ variable_list checkpoint(M &module, const variable_list &inputs,
 /// checkpointing, as its activations are needed by the backward right away.
 /// Each checkpointed segment audits the buffers of its modules. Throws
 /// std::invalid_argument unless 1 <= segments <= size().
-inline at::Tensor checkpoint_sequential(::torch::nn::Sequential &seq,
-                                        int segments, const at::Tensor &input,
-                                        const Options &options = {}) {
+inline at::Tensor
+checkpoint_sequential(REMATCH_DETAIL_RECOMPUTED_REPLAYING("torch.default")
+                          ::torch::nn::Sequential &seq,
+                      int segments, const at::Tensor &input,
+                      const Options &options = {}) {
   return detail::checkpoint_sequential(
       seq, segments, input, options,
       options.audit.value_or(::rematch::detail::kAudit));
@@ -300,9 +307,11 @@ inline at::Tensor checkpoint_sequential(::torch::nn::Sequential &seq,
 /// are copied into the graph: holders and shared_ptrs keep their modules
 /// alive.
 template <class T>
-at::Tensor checkpoint_sequential(const std::vector<T> &functions, int segments,
-                                 const at::Tensor &input,
-                                 const Options &options = {}) {
+at::Tensor
+checkpoint_sequential(REMATCH_DETAIL_RECOMPUTED_REPLAYING("torch.default")
+                          const std::vector<T> &functions,
+                      int segments, const at::Tensor &input,
+                      const Options &options = {}) {
   std::vector<detail::Stage> stages;
   stages.reserve(functions.size());
   for (std::size_t i = 0; i < functions.size(); ++i)

@@ -1,5 +1,6 @@
 // A stand-in for the rematch runtime's public API (runtime/include/rematch),
-// reduced to what the checks look at: the checkpoint entry points, the
+// reduced to what the checks look at: the checkpoint entry points (their
+// recomputed parameters annotated as rematch/detail/recomputed.h does), the
 // recomputation guard and the replayed random generator.
 #ifndef REMATCH_TEST_MOCK_REMATCH_H
 #define REMATCH_TEST_MOCK_REMATCH_H
@@ -12,10 +13,12 @@ bool recomputing() noexcept;
 
 class Segment {
 public:
-  template <class F> decltype(auto) forward(F &&fn) {
+  template <class F>
+  decltype(auto) forward([[clang::annotate("rematch::recomputed")]] F &&fn) {
     return std::forward<F>(fn)();
   }
-  template <class F> decltype(auto) recompute(F &&fn) {
+  template <class F>
+  decltype(auto) recompute([[clang::annotate("rematch::recomputed")]] F &&fn) {
     return std::forward<F>(fn)();
   }
 };
@@ -50,7 +53,9 @@ struct Tensor {
   float value = 0;
 };
 template <class F, class... Inputs>
-decltype(auto) checkpoint(F &&fn, Inputs &&...inputs) {
+decltype(auto)
+checkpoint([[clang::annotate("rematch::recomputed", "torch.default")]] F &&fn,
+           Inputs &&...inputs) {
   return std::forward<F>(fn)(std::forward<Inputs>(inputs)...);
 }
 } // namespace torch

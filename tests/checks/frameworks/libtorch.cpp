@@ -164,6 +164,31 @@ torch::Tensor replayed(const torch::Tensor &x) {
   return outputs[0];
 }
 
+// A function may say in its declaration that it checkpoints a parameter and
+// what it replays, as rematch's own do; with no source it replays nothing.
+namespace nn {
+template <class Fn>
+torch::Tensor annotated_checkpoint(
+    [[clang::annotate("rematch::recomputed", "torch.default")]] Fn f,
+    const torch::Tensor &x) {
+  return f(x);
+}
+template <class Fn>
+torch::Tensor annotated_plain([[clang::annotate("rematch::recomputed")]] Fn f,
+                              const torch::Tensor &x) {
+  return f(x);
+}
+} // namespace nn
+
+torch::Tensor annotated(const torch::Tensor &x) {
+  auto y = nn::annotated_checkpoint([](const torch::Tensor &in) {
+    return torch::dropout(in, 0.5, true);
+  }, x);
+  return nn::annotated_plain([](const torch::Tensor &in) {
+    return torch::dropout(in, 0.5, true); // expect: rematch-unreplayed-rng {{through 'torch::dropout', which 'nn::annotated_plain' does not replay}}
+  }, y);
+}
+
 // A replaying entry point replays the default generator only: an outside
 // generator is still another stream.
 torch::Tensor replayed_but_outside(const torch::Tensor &x, at::Generator &gen) {

@@ -1,0 +1,18 @@
+// How rematch's own API tells the static checker which of its parameters is
+// recomputed code: [[clang::annotate("rematch::recomputed", sources...)]] on
+// the parameter, the sources being the random sources the function replays
+// (docs/checks/README.md, "What is checkpointed"). The checker parses with
+// clang; other compilers see nothing (g++ would warn about the attribute).
+#ifndef REMATCH_DETAIL_RECOMPUTED_H
+#define REMATCH_DETAIL_RECOMPUTED_H
+
+#if defined(__clang__)
+#define REMATCH_DETAIL_RECOMPUTED [[clang::annotate("rematch::recomputed")]]
+#define REMATCH_DETAIL_RECOMPUTED_REPLAYING(source)                            \
+  [[clang::annotate("rematch::recomputed", source)]]
+#else
+#define REMATCH_DETAIL_RECOMPUTED
+#define REMATCH_DETAIL_RECOMPUTED_REPLAYING(source)
+#endif
+
+#endif

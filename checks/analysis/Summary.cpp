@@ -100,6 +100,30 @@ public:
     return error("'" + Key + "' is missing or not an array");
   }
 
+  // An array of objects (each a What) with two strings each: the inputs'
+  // file and hash, the dependencies' key and hash.
+  llvm::Error pairs(const sj::Object &O, llvm::StringRef Key,
+                    llvm::StringRef What, llvm::StringRef First,
+                    llvm::StringRef Second,
+                    std::vector<std::pair<std::string, std::string>> &Out) {
+    auto A = array(O, Key);
+    if (!A)
+      return A.takeError();
+    for (const sj::Value &V : **A) {
+      auto Obj = object(V, What);
+      if (!Obj)
+        return Obj.takeError();
+      auto One = string(**Obj, First);
+      if (!One)
+        return One.takeError();
+      auto Two = string(**Obj, Second);
+      if (!Two)
+        return Two.takeError();
+      Out.emplace_back(std::move(*One), std::move(*Two));
+    }
+    return llvm::Error::success();
+  }
+
   template <size_t N>
   llvm::Expected<unsigned> name(const sj::Object &O,
                                 llvm::StringRef Key,
@@ -447,21 +471,8 @@ llvm::Expected<TUSummary> parseSummary(llvm::StringRef Text,
   if (!SystemKey)
     return SystemKey.takeError();
   S.SystemInputsKey = *SystemKey;
-  auto Inputs = R.array(O, "inputs");
-  if (!Inputs)
-    return Inputs.takeError();
-  for (const sj::Value &V : **Inputs) {
-    auto IO = R.object(V, "input");
-    if (!IO)
-      return IO.takeError();
-    auto File = R.string(**IO, "file");
-    auto Hash = R.string(**IO, "hash");
-    if (!File)
-      return File.takeError();
-    if (!Hash)
-      return Hash.takeError();
-    S.Inputs.emplace_back(*File, *Hash);
-  }
+  if (llvm::Error E = R.pairs(O, "inputs", "input", "file", "hash", S.Inputs))
+    return std::move(E);
 
   auto Functions = R.array(O, "functions");
   if (!Functions)
@@ -499,21 +510,9 @@ llvm::Expected<TUSummary> parseSummary(llvm::StringRef Text,
     }
     S.Functions.push_back(std::move(F));
   }
-  auto Deps = R.array(O, "dependencies");
-  if (!Deps)
-    return Deps.takeError();
-  for (const sj::Value &V : **Deps) {
-    auto DO = R.object(V, "dependency");
-    if (!DO)
-      return DO.takeError();
-    auto Usr = R.string(**DO, "usr");
-    auto Hash = R.string(**DO, "hash");
-    if (!Usr)
-      return Usr.takeError();
-    if (!Hash)
-      return Hash.takeError();
-    S.Dependencies.emplace_back(*Usr, *Hash);
-  }
+  if (llvm::Error E = R.pairs(O, "dependencies", "dependency", "usr", "hash",
+                             S.Dependencies))
+    return std::move(E);
   auto Checkpoints = R.array(O, "checkpoints");
   if (!Checkpoints)
     return Checkpoints.takeError();

@@ -630,6 +630,22 @@ int exitCode(const Results &R, const FileSet &Files) {
 
 } // namespace
 
+// The --output file, if one is named; false (said on Err) when it cannot be
+// written.
+static bool openOutput(const CliOptions &O,
+                       std::unique_ptr<llvm::raw_fd_ostream> &File,
+                       llvm::raw_ostream &Err) {
+  if (O.OutputPath.empty())
+    return true;
+  std::error_code EC;
+  File = std::make_unique<llvm::raw_fd_ostream>(O.OutputPath, EC);
+  if (!EC)
+    return true;
+  Err << O.OutputPath << ": error: cannot write output: " << EC.message()
+      << "\n";
+  return false;
+}
+
 // options -> database -> files -> analysis -> filters -> output.
 int runRematch(const CliOptions &O, llvm::raw_ostream &Err) {
   if (llvm::Error E = checkOptions(O)) {
@@ -650,15 +666,8 @@ int runRematch(const CliOptions &O, llvm::raw_ostream &Err) {
 
   // An --output that cannot be written fails before any work is done.
   std::unique_ptr<llvm::raw_fd_ostream> File;
-  if (!O.OutputPath.empty()) {
-    std::error_code EC;
-    File = std::make_unique<llvm::raw_fd_ostream>(O.OutputPath, EC);
-    if (EC) {
-      Err << O.OutputPath << ": error: cannot write output: " << EC.message()
-          << "\n";
-      return UsageError;
-    }
-  }
+  if (!openOutput(O, File, Err))
+    return UsageError;
   llvm::raw_fd_ostream &Out = File ? *File : llvm::outs();
 
   // Step 3, the summaries' place.

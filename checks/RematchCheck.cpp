@@ -1,8 +1,8 @@
 //===--- RematchCheck.cpp - what every rematch check shares ---------------===//
 
 #include "RematchCheck.h"
-#include "RematchOptions.h"
 #include "AnalysisHost.h"
+#include "RematchOptions.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 #include "clang-tidy/GlobList.h"

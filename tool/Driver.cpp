@@ -628,13 +628,11 @@ int exitCode(const Results &R, const FileSet &Files) {
   return R.Findings.empty() ? NoFindings : HasFindings;
 }
 
-} // namespace
-
 // The --output file, if one is named; false (said on Err) when it cannot be
 // written.
-static bool openOutput(const CliOptions &O,
-                       std::unique_ptr<llvm::raw_fd_ostream> &File,
-                       llvm::raw_ostream &Err) {
+bool openOutput(const CliOptions &O,
+                std::unique_ptr<llvm::raw_fd_ostream> &File,
+                llvm::raw_ostream &Err) {
   if (O.OutputPath.empty())
     return true;
   std::error_code EC;
@@ -645,6 +643,8 @@ static bool openOutput(const CliOptions &O,
       << "\n";
   return false;
 }
+
+} // namespace
 
 // options -> database -> files -> analysis -> filters -> output.
 int runRematch(const CliOptions &O, llvm::raw_ostream &Err) {

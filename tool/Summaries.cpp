@@ -285,11 +285,6 @@ std::string absolutePath(llvm::StringRef Path) {
   return std::string(P);
 }
 
-
-} // namespace
-
-namespace {
-
 // A token naming this run among the runs that may share the directory.
 std::string runToken() {
   return std::to_string(llvm::sys::Process::getProcessId()) + "-" +
@@ -298,10 +293,6 @@ std::string runToken() {
                             .count()) +
          "-" + std::to_string(llvm::sys::Process::GetRandomNumber());
 }
-
-} // namespace
-
-namespace {
 
 // One run over the summaries: the files' command hashes, phase one over the
 // stale files, phase two over the files whose findings need a parse.

@@ -756,6 +756,11 @@ PlainLocation plainLocation(SourceLocation L, const SourceManager &SM) {
   return P;
 }
 
+// The main file as summaries name it (absolute, like every path in them).
+std::string plainMainFile(const SourceManager &SM) {
+  return plainLocation(SM.getLocForStartOfFile(SM.getMainFileID()), SM).File;
+}
+
 // Absolute file:line:column of a location, with one path computed per file.
 class PlainLocations {
 public:
@@ -809,9 +814,7 @@ bool EffectAnalysis::reportedHere(const Callable &C) const {
   std::string Id = headerCallableIdentity(C);
   if (Id.empty())
     return true;
-  const SourceManager &SM = Ctx.getSourceManager();
-  std::string Key = ownerDependency(
-      Id, plainLocation(SM.getLocForStartOfFile(SM.getMainFileID()), SM).File);
+  std::string Key = ownerDependency(Id, plainMainFile(Ctx.getSourceManager()));
   auto [It, Inserted] = UsedExternal.try_emplace(Key);
   if (Inserted)
     It->second = External->hashOf(Key);
@@ -820,8 +823,7 @@ bool EffectAnalysis::reportedHere(const Callable &C) const {
 
 void EffectAnalysis::describeInputs(TUSummary &S) const {
   const SourceManager &SM = Ctx.getSourceManager();
-  S.MainFile = plainLocation(SM.getLocForStartOfFile(SM.getMainFileID()), SM)
-                   .File;
+  S.MainFile = plainMainFile(SM);
   for (unsigned I = 0, N = SM.local_sloc_entry_size(); I < N; ++I) {
     const SrcMgr::SLocEntry &Entry = SM.getLocalSLocEntry(I);
     if (!Entry.isFile())

@@ -235,7 +235,6 @@ Expected<std::shared_ptr<const ModelFile>> loadOnce(const std::string &Path) {
   return Shared;
 }
 
-
 // What makes two configurations' model sets differ.
 std::string configKey(const Config &C) {
   std::string K;

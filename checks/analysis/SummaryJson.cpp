@@ -66,6 +66,14 @@ private:
     return false;
   }
 
+  // Consumes C if it comes next.
+  bool eat(char C) {
+    if (P == Text.size() || Text[P] != C)
+      return false;
+    ++P;
+    return true;
+  }
+
   void space() {
     while (P < Text.size() && (Text[P] == ' ' || Text[P] == '\n' ||
                                Text[P] == '\t' || Text[P] == '\r'))
@@ -112,10 +120,8 @@ private:
   bool object(Object &O, unsigned Depth) {
     ++P; // '{'
     space();
-    if (P < Text.size() && Text[P] == '}') {
-      ++P;
+    if (eat('}'))
       return true;
-    }
     while (true) {
       space();
       if (P == Text.size() || Text[P] != '"')
@@ -129,21 +135,16 @@ private:
         return fail("duplicate key");
       }
       space();
-      if (P == Text.size() || Text[P] != ':')
+      if (!eat(':'))
         return fail("expected ':'");
-      ++P;
       if (!value(M.V, Depth + 1))
         return false;
       O.Members.push_back(std::move(M));
       space();
-      if (P < Text.size() && Text[P] == ',') {
-        ++P;
+      if (eat(','))
         continue;
-      }
-      if (P < Text.size() && Text[P] == '}') {
-        ++P;
+      if (eat('}'))
         return true;
-      }
       return fail("expected ',' or '}'");
     }
   }
@@ -151,23 +152,17 @@ private:
   bool array(Array &A, unsigned Depth) {
     ++P; // '['
     space();
-    if (P < Text.size() && Text[P] == ']') {
-      ++P;
+    if (eat(']'))
       return true;
-    }
     while (true) {
       A.emplace_back();
       if (!value(A.back(), Depth + 1))
         return false;
       space();
-      if (P < Text.size() && Text[P] == ',') {
-        ++P;
+      if (eat(','))
         continue;
-      }
-      if (P < Text.size() && Text[P] == ']') {
-        ++P;
+      if (eat(']'))
         return true;
-      }
       return fail("expected ',' or ']'");
     }
   }
@@ -256,8 +251,7 @@ private:
 
   bool number(Value &V) {
     size_t Start = P;
-    if (P < Text.size() && Text[P] == '-')
-      ++P;
+    eat('-');
     if (P == Text.size() || !llvm::isDigit(Text[P]))
       return fail("unexpected character");
     if (Text[P] == '0' && P + 1 < Text.size() && llvm::isDigit(Text[P + 1]))
@@ -265,9 +259,8 @@ private:
     while (P < Text.size() && llvm::isDigit(Text[P]))
       ++P;
     bool Fraction = false;
-    if (P < Text.size() && Text[P] == '.') {
+    if (eat('.')) {
       Fraction = true;
-      ++P;
       if (P == Text.size() || !llvm::isDigit(Text[P]))
         return fail("bad number");
       while (P < Text.size() && llvm::isDigit(Text[P]))

@@ -578,6 +578,22 @@ class TestOptions(CliTest):
         self.assertExit(self.rematch("-p", "build", "log.cpp"), 3)
         self.assertExit(self.rematch("-p", "build", "log.cpp", "--", "-Iinc"), 1)
 
+    def test_werror_in_compile_command_fails_nothing(self):
+        # The compiler's warnings are not computed (-w): under -Werror an
+        # unused variable would otherwise fail the file. Its errors still do.
+        self.src("log.cpp", LOGGING.replace("return seg.forward",
+                                            "int unused = 1;\n  return seg.forward"))
+        entry = {"directory": self.dir, "file": "log.cpp",
+                 "arguments": ["clang++-19", "-std=c++17", "-Wall", "-Werror",
+                               "-c", "log.cpp"]}
+        write(self.path("build", "compile_commands.json"), json.dumps([entry]))
+        res = self.rematch("-p", "build", "log.cpp")
+        self.assertExit(res, 1)
+        self.assertEqual(self.checks_of(res), ["rematch-logging"])
+        self.assertNotIn("unused", res.out + res.err)
+        self.src("bad.cpp", BROKEN)
+        self.assertExit(self.rematch("bad.cpp", "--", "-std=c++17", "-w"), 3)
+
     def test_rematch_yaml_checks_key(self):
         self.src("proj/.rematch.yaml", 'Checks: "-*,rematch-io"\n')
         f = self.src("proj/mixed.cpp", MIXED)

@@ -10,7 +10,8 @@ lambdas that call every chain head), and times
   rematch <file> -- -std=c++17                       (parse + rematch checks)
   clang++-19 -std=c++17 -fsyntax-only <file>         (parse only)
 
-interleaved, best of N each. The floor is the parse: the goal is a
+interleaved, N rounds; times are the best of the N, ratios the median of
+the N ratios within a round. The floor is the parse: the goal is a
 rematch/clang ratio of at most 1.05 at every size. Three more columns
 separate the costs:
 
@@ -42,6 +43,7 @@ Usage: analysis_bench.py --rematch build/tool/rematch --clang clang++-19
 import argparse
 import os
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -313,12 +315,25 @@ def run_once(cmd, ok_codes, clock):
 
 
 def best_of(commands, repeat, clock):
-    """Best time of each command, the commands run interleaved."""
+    """Best time of each command, the commands run interleaved; and under
+    "rounds", each round's times, for ratios taken within one round."""
     best = {name: float("inf") for name in commands}
+    rounds = []
     for _ in range(repeat):
+        this = {}
         for name, (cmd, ok) in commands.items():
-            best[name] = min(best[name], run_once(cmd, ok, clock))
+            this[name] = run_once(cmd, ok, clock)
+            best[name] = min(best[name], this[name])
+        rounds.append(this)
+    best["rounds"] = rounds
     return best
+
+
+def ratio_of(row, num, den):
+    """num / den: the median of the ratios within each round, which a
+    machine whose speed drifts over minutes disturbs less than the ratio of
+    the best times (the same with one round)."""
+    return statistics.median(r[num] / r[den] for r in row["rounds"])
 
 
 def main():
@@ -377,7 +392,8 @@ def main():
               ("size", "functions", "clang " + unit, "rematch", "ratio",
                "own", "1 check", "ratio", "no-site", "ratio", "tidy",
                "us/func"))
-    print("rematch analysis benchmark: %s, best of %d, chains of %d; the "
+    print("rematch analysis benchmark: %s, %d round(s) (times: the best; "
+          "ratios: the median within a round), chains of %d; the "
           "floor is the parse (ratio 1), goal ratio <= %.2f (unreachable "
           "code <= %.2f)" % (args.clock if args.clock != "instructions"
                              else "instructions (valgrind)", repeat,
@@ -425,17 +441,20 @@ def main():
                             [args.clang, std, "-fsyntax-only", path], (0,)),
                         "nosites": ([rematch, path, "--", std], (0, 1)),
                     }
-                row.update(best_of(commands, repeat, args.clock))
-            ratio = row["rematch"] / row["clang"]
+                got = best_of(commands, repeat, args.clock)
+                row["rounds" if sites else "rounds_nosites"] = got.pop("rounds")
+                row.update(got)
+            ratio = ratio_of(row, "rematch", "clang")
             check("size %d" % size, ratio, args.goal)
             per_func = (row["rematch"] - row["clang"]) / row["functions"]
             print("%11d %9d %9.3f %9.3f %7.3f %7.3f %9.3f %7.3f %9.3f %7.3f "
                   "%9s %9s"
                   % (size, row["functions"], scaled(row["clang"]),
                      scaled(row["rematch"]), ratio,
-                     row["rematch"] / row["clang_w"], scaled(row["one"]),
-                     row["one"] / row["clang"], scaled(row["nosites"]),
-                     row["nosites"] / row["clang_nosites"],
+                     ratio_of(row, "rematch", "clang_w"), scaled(row["one"]),
+                     ratio_of(row, "one", "clang"), scaled(row["nosites"]),
+                     statistics.median(r["nosites"] / r["clang_nosites"]
+                                       for r in row["rounds_nosites"]),
                      "%.3f" % row["tidy"] if "tidy" in row else "-",
                      "%.2f" % (per_func * 1e6) if unit == "s" else "-"))
             sys.stdout.flush()
@@ -468,12 +487,12 @@ def main():
                 "rematch": ([rematch, path, "--"] + flags, (0, 1)),
             }
             row = best_of(commands, repeat, args.clock)
-            ratio = row["rematch"] / row["clang"]
+            ratio = ratio_of(row, "rematch", "clang")
             check(label, ratio, goal)
             print("%11s %9d %9.3f %9.3f %7.3f %7.3f   (goal <= %.2f)"
                   % (label, count, scaled(row["clang"]),
                      scaled(row["rematch"]), ratio,
-                     row["rematch"] / row["clang_w"], goal))
+                     ratio_of(row, "rematch", "clang_w"), goal))
             sys.stdout.flush()
     finally:
         if not args.keep:

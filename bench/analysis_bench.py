@@ -354,7 +354,7 @@ def main():
     ap.add_argument("--chain-length", type=int, default=256,
                     help="member functions per call chain (default 256)")
     ap.add_argument("--repeat", type=int, default=5,
-                    help="runs of each command, best kept (default 5; "
+                    help="rounds of the commands: best time, median ratio (default 5; "
                          "1 with --clock=instructions)")
     ap.add_argument("--clock", choices=("cpu", "wall", "instructions"),
                     default="cpu",

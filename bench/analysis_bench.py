@@ -329,11 +329,11 @@ def best_of(commands, repeat, clock):
     return best
 
 
-def ratio_of(row, num, den):
+def ratio_of(rounds, num, den):
     """num / den: the median of the ratios within each round, which a
     machine whose speed drifts over minutes disturbs less than the ratio of
     the best times (the same with one round)."""
-    return statistics.median(r[num] / r[den] for r in row["rounds"])
+    return statistics.median(r[num] / r[den] for r in rounds)
 
 
 def main():
@@ -354,8 +354,8 @@ def main():
     ap.add_argument("--chain-length", type=int, default=256,
                     help="member functions per call chain (default 256)")
     ap.add_argument("--repeat", type=int, default=5,
-                    help="rounds of the commands: best time, median ratio (default 5; "
-                         "1 with --clock=instructions)")
+                    help="rounds of the commands: best time, median ratio "
+                         "(default 5; 1 with --clock=instructions)")
     ap.add_argument("--clock", choices=("cpu", "wall", "instructions"),
                     default="cpu",
                     help="cpu: user + system time of each process (default; "
@@ -442,19 +442,22 @@ def main():
                         "nosites": ([rematch, path, "--", std], (0, 1)),
                     }
                 got = best_of(commands, repeat, args.clock)
-                row["rounds" if sites else "rounds_nosites"] = got.pop("rounds")
+                rounds = got.pop("rounds")
+                row["rounds" if sites else "rounds_nosites"] = rounds
                 row.update(got)
-            ratio = ratio_of(row, "rematch", "clang")
+            ratio = ratio_of(row["rounds"], "rematch", "clang")
             check("size %d" % size, ratio, args.goal)
             per_func = (row["rematch"] - row["clang"]) / row["functions"]
             print("%11d %9d %9.3f %9.3f %7.3f %7.3f %9.3f %7.3f %9.3f %7.3f "
                   "%9s %9s"
                   % (size, row["functions"], scaled(row["clang"]),
                      scaled(row["rematch"]), ratio,
-                     ratio_of(row, "rematch", "clang_w"), scaled(row["one"]),
-                     ratio_of(row, "one", "clang"), scaled(row["nosites"]),
-                     statistics.median(r["nosites"] / r["clang_nosites"]
-                                       for r in row["rounds_nosites"]),
+                     ratio_of(row["rounds"], "rematch", "clang_w"),
+                     scaled(row["one"]),
+                     ratio_of(row["rounds"], "one", "clang"),
+                     scaled(row["nosites"]),
+                     ratio_of(row["rounds_nosites"], "nosites",
+                              "clang_nosites"),
                      "%.3f" % row["tidy"] if "tidy" in row else "-",
                      "%.2f" % (per_func * 1e6) if unit == "s" else "-"))
             sys.stdout.flush()
@@ -487,12 +490,12 @@ def main():
                 "rematch": ([rematch, path, "--"] + flags, (0, 1)),
             }
             row = best_of(commands, repeat, args.clock)
-            ratio = ratio_of(row, "rematch", "clang")
+            ratio = ratio_of(row["rounds"], "rematch", "clang")
             check(label, ratio, goal)
             print("%11s %9d %9.3f %9.3f %7.3f %7.3f   (goal <= %.2f)"
                   % (label, count, scaled(row["clang"]),
                      scaled(row["rematch"]), ratio,
-                     ratio_of(row, "rematch", "clang_w"), goal))
+                     ratio_of(row["rounds"], "rematch", "clang_w"), goal))
             sys.stdout.flush()
     finally:
         if not args.keep:

@@ -216,10 +216,11 @@ public:
     CO[keys::CheckpointFunctions] = {O.CheckpointFunctions, 0};
     CO[keys::ConfigFile] = {O.ConfigFile, 0};
     CO[keys::Chain] = {O.Chain, 0};
-    // Diagnostics are formatted here, and of the compiler's only errors are
-    // reported: -w spares computing its warnings (the CFG-based ones cost
-    // 5-7 % of a parse), and keeps a -Werror in the compile command from
-    // turning a warning into an error that would fail the file.
+    // Diagnostics are formatted here, without clang's caret lines. Of the
+    // compiler's diagnostics only errors are reported, so -w spares
+    // computing its warnings (the CFG-based ones cost 5-7 % of a parse) and
+    // keeps a -Werror in the compile command from turning a warning into an
+    // error that would fail the file.
     // Inserted right after the compiler name: a database command may end
     // with `-- file`, after which anything appended would be an input.
     Opts.ExtraArgsBefore =

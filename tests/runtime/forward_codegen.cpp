@@ -3,6 +3,6 @@
 // compiler, whose llvm.var.annotation would keep the callable in memory.
 #include "rematch/segment.h"
 
-int forwardTwice(rematch::Segment &Seg, int X) {
+int checkpointedDouble(rematch::Segment &Seg, int X) {
   return Seg.forward([X] { return X * 2; });
 }

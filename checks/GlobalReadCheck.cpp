@@ -45,7 +45,8 @@ void GlobalReadCheck::addFixes(DiagnosticBuilder &Diag, const Finding &F,
   if (!S)
     return;
   for (const Effect &Other : S->Effects) {
-    if (Other.Kind != EffectKind::GlobalRead && Other.Subject == E.Subject)
+    if (Other.Kind != EffectKind::GlobalRead &&
+        Other.facts().Subject == E.facts().Subject)
       return; // written too: a const capture would not compile
     if (Other.Kind == EffectKind::GlobalRead && Other.Var == E.Var &&
         &Other != &E &&

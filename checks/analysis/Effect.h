@@ -13,6 +13,8 @@
 #include "clang/AST/Expr.h"
 #include "clang/Basic/SourceLocation.h"
 #include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringRef.h"
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -20,7 +22,7 @@
 namespace clang::tidy::rematch {
 
 // One kind per check, from the one list (checks/Checks.def).
-enum class EffectKind {
+enum class EffectKind : unsigned char {
 #define REMATCH_CHECK(Name, Class, Stem, Kind, Description) Kind,
 #include "Checks.def"
 };
@@ -69,9 +71,13 @@ struct EffectFacts {
 };
 
 // One effect in a summary of this translation unit: the function's own, or
-// one of a callee's that reaches it through a call (Origin).
-struct Effect : EffectFacts {
-  enum class Origin {
+// one of a callee's that reaches it through a call (Origin). What happened
+// (Facts) is shared by the effect and every caller that inherits it: a
+// summary holds an effect per call chain through it, and copying the words
+// of each would make the summaries of long chains grow with the square of
+// their length in bytes as well as in entries.
+struct Effect {
+  enum class Origin : unsigned char {
     Own,       // the function's own code does it, at Loc
     Callee,    // a callee's effect CalleeEffect, summarised in this TU
     OtherTU,   // a callee's effect CalleeEffect, summarised in another TU
@@ -79,27 +85,33 @@ struct Effect : EffectFacts {
   Origin From = Origin::Own;
   bool inherited() const { return From != Origin::Own; }
 
+  EffectKind Kind = EffectKind::StateWrite; // Facts->Kind, asked everywhere
+  bool Spelled = false; // Var was named unqualified at Loc (fix-it is safe)
+  bool PartOfChange = false; // see MutatedAt: set once the summary is complete
+  bool Virtual = false; // a virtual call on the way: the effect may happen
   Root Target;
   SourceLocation Loc;  // the effect, or the call it comes through
-  const Expr *Source = nullptr; // the expression, where a fix-it needs it
-  // Set for a read of a namespace-scope global, for the init-capture fix-it.
-  const VarDecl *Var = nullptr;
-  bool Spelled = false; // Var was named unqualified at Loc (fix-it is safe)
   // A global read as the object of a non-const member call made at
   // MutatedAt: when the callee changes its object there, the read is part
   // of that change and not reported on its own.
   SourceLocation MutatedAt;
-  bool PartOfChange = false; // so it is: set once the summary is complete
-  std::string VarUsr; // a global read in another TU: the global's USR
+  std::shared_ptr<const EffectFacts> Facts; // never null in a summary
+  const EffectFacts &facts() const { return *Facts; }
+  const Expr *Source = nullptr; // the expression, where a fix-it needs it
+  // Set for a read of a namespace-scope global, for the init-capture fix-it.
+  const VarDecl *Var = nullptr;
+  // A global read in another TU: the global's USR. Like ExternalUsr, it
+  // points into the other TUs' summaries (ExternalSummaries), which the
+  // analysis holds for as long as its own.
+  llvm::StringRef VarUsr;
 
   // Inherited only: the callee whose effect this is, and the index of that
   // effect in its summary (this TU's, or ExternalUsr's in another TU: the
   // USR of an override there that a virtual call may run, else Callee's).
   const FunctionDecl *Callee = nullptr;
   unsigned CalleeEffect = 0;
-  std::string ExternalUsr;
+  llvm::StringRef ExternalUsr;
   const FunctionDecl *Called = nullptr; // the callee as written at the call
-  bool Virtual = false; // a virtual call on the way: the effect may happen
 };
 
 // One call made by a function, with the roots of what the callee can reach.

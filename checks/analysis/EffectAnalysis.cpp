@@ -75,7 +75,8 @@ EffectKey inheritedKey(EffectKind Kind, Root Target, SourceLocation Loc,
 
 EffectKey keyOf(const Effect &E) {
   if (!E.inherited())
-    return keyOf(E.Kind, E.Target, E.Loc, E.Subject, nullptr, {}, false);
+    return keyOf(E.Kind, E.Target, E.Loc, E.facts().Subject, nullptr, {},
+                 false);
   return inheritedKey(E.Kind, E.Target, E.Loc, E.Var, E.VarUsr,
                       E.PartOfChange);
 }
@@ -425,7 +426,11 @@ bool EffectAnalysis::SummarySolver::append(
   std::optional<Effect> Local;
   bool InPlace = S.Effects.size() < S.Effects.capacity();
   Effect &E = InPlace ? S.Effects.emplace_back() : Local.emplace();
-  static_cast<EffectFacts &>(E) = F;
+  if constexpr (std::is_same_v<From, Effect>)
+    E.Facts = F.Facts;
+  else // a SummaryEffect, held by the other TUs' summaries
+    E.Facts = std::shared_ptr<const EffectFacts>(A.External, &F);
+  E.Kind = F.Kind;
   E.From = External ? Effect::Origin::OtherTU : Effect::Origin::Callee;
   E.Target = *R;
   E.Loc = C.Loc;
@@ -435,7 +440,7 @@ bool EffectAnalysis::SummarySolver::append(
   E.PartOfChange = PartOfChange;
   E.CalleeEffect = I;
   E.Called = C.Callee;
-  E.ExternalUsr = OverrideUsr.str();
+  E.ExternalUsr = OverrideUsr;
   E.Virtual = C.Virtual || F.Virtual || !OverrideUsr.empty();
   if (!InPlace)
     S.Effects.push_back(std::move(*Local));
@@ -557,7 +562,7 @@ void EffectAnalysis::computeSummaries(
 EffectAnalysis::GlobalChange
 EffectAnalysis::globalChange(const Effect &E) const {
   // Decided by the other TUs' summaries: this TU's findings depend on them.
-  auto Program = [&](const std::string &Usr) {
+  auto Program = [&](llvm::StringRef Usr) {
     std::string Key = globalDependency(Usr);
     std::string Value = External->hashOf(Key);
     bool Written = Value == "written";
@@ -629,8 +634,9 @@ void EffectAnalysis::computeFindings() {
              E.PartOfChange))
           continue;
         // A draw from a source the entry point saves and restores.
-        if (E.Kind == EffectKind::UnreplayedRng && !E.RngSource.empty() &&
-            llvm::is_contained(Site.Replays, E.RngSource))
+        if (E.Kind == EffectKind::UnreplayedRng &&
+            !E.facts().RngSource.empty() &&
+            llvm::is_contained(Site.Replays, E.facts().RngSource))
           continue;
         if (!Reported.insert({int(E.Kind), E.Loc.getRawEncoding()}).second)
           continue;
@@ -648,7 +654,7 @@ EffectChain EffectAnalysis::chain(const FunctionDecl *Body,
   // walk ends; the bound only guards against a broken summary.
   while (Cur && Chain.Steps.size() < 1000000) {
     Chain.Steps.push_back({ChainStep::Here{In, Cur}});
-    Chain.Last = Cur;
+    Chain.Last = Cur->Facts.get();
     if (Cur->From == Effect::Origin::Own)
       break;
     if (Cur->From == Effect::Origin::OtherTU) {
@@ -958,9 +964,9 @@ template <class UsrOf>
 SummaryEffect exportEffect(const Effect &E, const std::string &Function,
                            PlainLocations &Where, UsrOf Usr) {
   SummaryEffect X;
-  static_cast<EffectFacts &>(X) = E;
+  static_cast<EffectFacts &>(X) = E.facts();
   X.Target = E.Target;
-  X.VarUsr = E.Var ? Usr(E.Var->getCanonicalDecl()) : E.VarUsr;
+  X.VarUsr = E.Var ? Usr(E.Var->getCanonicalDecl()) : E.VarUsr.str();
   X.Chain.push_back({Function, "", Where(E.Loc)});
   if (E.MutatedAt.isValid())
     X.MutatedAt = Where(E.MutatedAt);

@@ -834,19 +834,23 @@ private:
 
   void addEffect(EffectKind K, Root R, std::string Subject, std::string Detail,
                  SourceLocation L, const Expr *Source = nullptr) {
-    Effect E;
-    E.Kind = K;
-    addEffect(std::move(E), R, std::move(Subject), std::move(Detail), L,
+    EffectFacts F;
+    F.Kind = K;
+    addEffect(std::move(F), R, std::move(Subject), std::move(Detail), L,
               Source);
   }
-  void addEffect(Effect E, Root R, std::string Subject, std::string Detail,
-                 SourceLocation L, const Expr *Source = nullptr) {
+  void addEffect(EffectFacts F, Root R, std::string Subject,
+                 std::string Detail, SourceLocation L,
+                 const Expr *Source = nullptr) {
     if (GuardDepth > 0)
       return;
+    F.Subject = std::move(Subject);
+    F.Detail = std::move(Detail);
+    Effect E;
+    E.Kind = F.Kind;
+    E.Facts = std::make_shared<const EffectFacts>(std::move(F));
     E.Source = LocOverride.isValid() ? nullptr : Source;
     E.Target = R;
-    E.Subject = std::move(Subject);
-    E.Detail = std::move(Detail);
     E.Loc = loc(L);
     Out.Effects.push_back(std::move(E));
   }
@@ -1011,7 +1015,7 @@ private:
                           const FunctionDecl &FD, const Expr *Call,
                           llvm::ArrayRef<const Expr *> Args) {
     const SourceLocation L = Call->getBeginLoc();
-    Effect E;
+    EffectFacts E;
     E.May = ME.May;
     E.Kind = EffectKind::UnreplayedRng;
     E.Draws = ME.Draws;
@@ -1043,7 +1047,7 @@ private:
   void recordModelledWrite(const ModelEntry &ME, const FunctionDecl &FD,
                            const Expr *Call, const Expr *Obj, bool Arrow,
                            llvm::ArrayRef<const Expr *> Args) {
-    Effect E;
+    EffectFacts E;
     E.May = ME.May;
     E.Kind = kindOf(ME.Effect);
     const Expr *Target =
@@ -1071,7 +1075,7 @@ private:
   void recordModelledEvent(const ModelEntry &ME, const CallModel &M,
                            const FunctionDecl &FD, const Expr *Call,
                            llvm::ArrayRef<const Expr *> Args) {
-    Effect E;
+    EffectFacts E;
     E.May = ME.May;
     E.Kind = kindOf(ME.Effect);
     if (ME.StdStreamArg)
@@ -1208,7 +1212,10 @@ private:
         E.MutatedAt = It->second;
       E.Kind = EffectKind::GlobalRead;
       E.Target = Root::of(Root::Static);
-      E.Subject = canonicalName(*R.VD);
+      auto Facts = std::make_shared<EffectFacts>();
+      Facts->Kind = E.Kind;
+      Facts->Subject = canonicalName(*R.VD);
+      E.Facts = std::move(Facts);
       E.Loc = R.Loc;
       E.Var = R.VD;
       E.Spelled = R.Unqualified && R.VD->isFileVarDecl();

@@ -198,11 +198,28 @@ CallModel KnownFunctions::compute(const FunctionDecl &FD) const {
   return M;
 }
 
+// Whether some model can speak of FD, judged from the names of the scopes
+// around it without printing its qualified name: a function at file scope
+// is always looked up (C functions are modelled by their plain names).
+bool KnownFunctions::mayBeModelled(const FunctionDecl &FD) const {
+  bool Scoped = false;
+  for (const DeclContext *DC = FD.getDeclContext(); !DC->isTranslationUnit();
+       DC = DC->getParent()) {
+    const auto *ND = dyn_cast<NamedDecl>(DC);
+    if (!ND || !ND->getIdentifier())
+      continue; // an anonymous namespace, a lambda, extern "C" { }
+    Scoped = true;
+    if (Models->mayMatchWithin(ND->getName()))
+      return true;
+  }
+  return !Scoped;
+}
+
 const CallModel &KnownFunctions::lookup(const FunctionDecl &FD) const {
   const FunctionDecl *Key = FD.getCanonicalDecl();
   auto [It, Inserted] = Index.try_emplace(Key, Calls.size());
   if (Inserted)
-    Calls.push_back(compute(FD));
+    Calls.push_back(mayBeModelled(FD) ? compute(FD) : CallModel{});
   return Calls[It->second];
 }
 

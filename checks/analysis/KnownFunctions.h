@@ -42,7 +42,8 @@ struct CallModel {
   bool Modelled = false;
   // The entries whose effects a call has, before the call-site conditions.
   std::vector<const ModelEntry *> Effects;
-  // The name the function is known by in messages.
+  // The name the function is known by in messages (left empty where no
+  // model can speak of the function: nothing then names it).
   std::string Name;
   // Its body is analysed even in a system header (Analyse:).
   bool Analysed = false;
@@ -126,6 +127,7 @@ private:
   bool is(QualType T, TypeKind K) const {
     return classInfo(T).Kinds & (1u << unsigned(K));
   }
+  bool mayBeModelled(const FunctionDecl &FD) const;
   CallModel compute(const FunctionDecl &FD) const;
 
   std::shared_ptr<const ModelSet> Models;

@@ -100,6 +100,31 @@ ModelSet::ModelSet(std::vector<std::shared_ptr<const ModelFile>> InFiles,
         Arg != C.CheckpointCallable.end())
       CallableArgs[Name] = Arg->second;
   }
+  indexOuterScopes();
+}
+
+void ModelSet::indexOuterScopes() {
+  auto Add = [this](StringRef Qualified) {
+    size_t Colon = Qualified.find("::");
+    if (Colon != StringRef::npos)
+      OuterScopes.insert(Qualified.take_front(Colon));
+  };
+  for (const auto &Entry : ByName) {
+    Add(Entry.getKey());
+    // A C function is found by its plain name through std:: as well.
+    if (!Entry.getKey().contains("::"))
+      OuterScopes.insert("std");
+  }
+  for (const ModelEntry *R : Rules) {
+    if (R->Namespaces.empty() && R->Classes.empty())
+      AnyUnscopedRule = true;
+    for (const std::string &NS : R->Namespaces)
+      OuterScopes.insert(StringRef(NS).split("::").first);
+    for (const std::string &C : R->Classes)
+      OuterScopes.insert(StringRef(C).split("::").first);
+  }
+  for (const auto &A : Analysed)
+    OuterScopes.insert(A.getKey().split("::").first);
 }
 
 ArrayRef<const ModelEntry *> ModelSet::named(StringRef Name) const {

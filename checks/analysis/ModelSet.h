@@ -28,6 +28,13 @@ public:
   // Function entries by qualified name (a C function by its plain name).
   llvm::ArrayRef<const ModelEntry *> named(llvm::StringRef Name) const;
   llvm::ArrayRef<const ModelEntry *> rules() const { return Rules; }
+  // Whether a function in a scope named Name (a namespace, class or
+  // function anywhere around it) can be named by an entry, matched by a rule
+  // or analysed: false when no entry, rule or Analyse: line starts with
+  // Name::, so that most of a project's own functions cost no name.
+  bool mayMatchWithin(llvm::StringRef Name) const {
+    return AnyUnscopedRule || OuterScopes.contains(Name);
+  }
 
   // TypeKind bits of a qualified class (template) name.
   unsigned typeKinds(llvm::StringRef ClassName) const;
@@ -71,6 +78,8 @@ public:
   }
 
 private:
+  void indexOuterScopes();
+
   std::vector<std::shared_ptr<const ModelFile>> Files;
   std::vector<ModelEntry> ConfigEntries; // from the configuration's lists
   llvm::StringMap<std::vector<const ModelEntry *>> ByName;
@@ -78,6 +87,8 @@ private:
   llvm::StringMap<unsigned> Types;
   llvm::StringSet<> ContainerMutators, LogStreams, StdHandles, AllowedGlobals;
   llvm::StringSet<> Analysed;
+  llvm::StringSet<> OuterScopes; // first components of the above
+  bool AnyUnscopedRule = false;  // a rule with no Namespace: nor Class:
   llvm::StringMap<ModelSource> Sources;
   llvm::StringMap<std::vector<std::string>> EntryPoints;
   llvm::StringMap<unsigned> CallableArgs;

@@ -198,6 +198,35 @@ Disable: [getenv, lib-pure]
             std::vector<std::string>{"lib.default"});
 }
 
+// The scopes a model can speak of: what lets most of a project's functions
+// skip the lookup by qualified name.
+TEST(ModelSet, OuterScopesOfEntriesRulesAndAnalyse) {
+  auto Models = file(R"(
+Functions:
+  - {Name: rand, Effect: rng}
+  - {Name: proj::log::line, Effect: logging}
+Rules:
+  - {Id: lib-pure, Namespace: lib::ops, Effect: pure}
+  - {Id: mat-set, Class: Eigen::Matrix, NamePrefix: set, Effect: state-write, On: this}
+Analyse: [torch::nn::Module]
+)");
+  Config C;
+  C.LoggingFunctions = {"Logger::write"};
+  ModelSet S({Models}, C);
+  for (const char *Outer : {"proj", "lib", "Eigen", "torch", "Logger", "std"})
+    EXPECT_TRUE(S.mayMatchWithin(Outer)) << Outer;
+  // Inner scopes and names no model starts with are never asked about.
+  for (const char *Other : {"Layer7", "ops", "log", "Matrix", "nn", "rand"})
+    EXPECT_FALSE(S.mayMatchWithin(Other)) << Other;
+
+  // A rule that names no namespace or class may match any function.
+  auto Anywhere = file(R"(
+Rules:
+  - {Id: setters, NamePrefix: set, Effect: state-write, On: this}
+)");
+  EXPECT_TRUE(ModelSet({Anywhere}, Config()).mayMatchWithin("Layer7"));
+}
+
 TEST(Config, CheckpointFunctionsWithReplays) {
   llvm::Expected<Config> C = parseConfig(R"(
 CheckpointFunctions:

@@ -79,6 +79,19 @@ constexpr unsigned AnalysisStackSize = 8u << 20;
 // --memory-per-file.
 constexpr int OutOfMemoryExit = 86;
 
+// Whether this is the main thread and its stack is as large as an analysis
+// thread's. One worker then runs there: a second thread would give malloc a
+// second arena, which grows page by page with a system call each (five
+// hundred for a small file) where the main arena grows by the break.
+bool mainStackSuffices() {
+  if (getpid() != gettid())
+    return false;
+  rlimit Limit{};
+  if (getrlimit(RLIMIT_STACK, &Limit) != 0)
+    return false;
+  return Limit.rlim_cur == RLIM_INFINITY || Limit.rlim_cur >= AnalysisStackSize;
+}
+
 FileOutcome failed(const std::string &File, const std::string &Why) {
   FileOutcome Out;
   Out.Status.File = File;
@@ -131,6 +144,10 @@ analyseOnThreads(const std::vector<std::string> &Files,
     }
   };
   size_t N = std::min<size_t>(std::max(1u, S.Jobs), Files.size());
+  if (N == 1 && mainStackSuffices()) {
+    Work(); // as the compiler does: its allocations stay in the main arena
+    return Outcomes;
+  }
   std::vector<llvm::thread> Threads;
   for (size_t I = 0; I < N; ++I)
     Threads.emplace_back(std::optional<unsigned>(AnalysisStackSize), Work);

@@ -24,7 +24,11 @@ separate the costs:
              (-w), which the floor does (5-7 % of a parse); this ratio is
              what the analysis itself adds to the parse it runs on;
   tidy       clang-tidy-19 --checks=-*,readability-braces-around-statements:
-             clang-tidy's own overhead with one cheap check.
+             clang-tidy's own overhead with one cheap check;
+  pages      rematch's minor page faults against the parse's: the memory
+             the analysis touches, which costs system time (on these
+             virtual machines about 15 us a page) that instruction counts
+             do not see.
 
 Two more rows: "unreachable", 16k functions of which none is reachable from
 the one checkpointed lambda (goal 1.02: code nobody checkpoints costs the
@@ -33,9 +37,10 @@ that includes <torch/torch.h> and rematch/torch.h with a few checkpointed
 blocks (where libtorch-dev is installed).
 
 CPU time on a shared machine varies by several per cent from run to run;
---clock=instructions counts instructions under valgrind instead, the same
-figure on every run (a parse executes fewer instructions per cycle than the
-analysis, so this ratio is the higher of the two).
+--clock=instructions counts user-space instructions under valgrind instead,
+the same figure on every run, but blind to the kernel's work for the
+process (page faults, growing the heap): read it with the pages column of a
+CPU-time run.
 
 Usage: analysis_bench.py --rematch build/tool/rematch --clang clang++-19
 """
@@ -297,9 +302,10 @@ def valgrind_copy(program, workdir):
 def run_once(cmd, ok_codes, clock):
     """One run of cmd: CPU time (user + system) of the child in seconds,
     which a busy machine disturbs far less than wall time; wall time; or
-    instructions."""
+    instructions. With it, the pages the child touched (minor faults; None
+    under valgrind): system time that instruction counts do not see."""
     if clock == "instructions":
-        return instructions(cmd, ok_codes)
+        return instructions(cmd, ok_codes), None
     with tempfile.TemporaryFile() as err:
         start = time.perf_counter()
         proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=err)
@@ -311,7 +317,8 @@ def run_once(cmd, ok_codes, clock):
             sys.exit("command failed (exit %d): %s\n%s" %
                      (proc.returncode, " ".join(cmd),
                       err.read().decode(errors="replace")[-2000:]))
-    return usage.ru_utime + usage.ru_stime if clock == "cpu" else wall
+    value = usage.ru_utime + usage.ru_stime if clock == "cpu" else wall
+    return value, usage.ru_minflt
 
 
 def best_of(commands, repeat, clock):
@@ -322,7 +329,7 @@ def best_of(commands, repeat, clock):
     for _ in range(repeat):
         this = {}
         for name, (cmd, ok) in commands.items():
-            this[name] = run_once(cmd, ok, clock)
+            this[name], this[name + ":pages"] = run_once(cmd, ok, clock)
             best[name] = min(best[name], this[name])
         rounds.append(this)
     best["rounds"] = rounds
@@ -334,6 +341,13 @@ def ratio_of(rounds, num, den):
     machine whose speed drifts over minutes disturbs less than the ratio of
     the best times (the same with one round)."""
     return statistics.median(r[num] / r[den] for r in rounds)
+
+
+def pages_of(rounds, num, den):
+    """num / den in pages touched, as text ("-" under valgrind)."""
+    if rounds[0].get(num + ":pages") is None:
+        return "-"
+    return "%.3f" % ratio_of(rounds, num + ":pages", den + ":pages")
 
 
 def main():
@@ -388,10 +402,10 @@ def main():
         tidy = None  # its reference column is a time
     std = "-std=c++17"
     unit = "Minstr" if args.clock == "instructions" else "s"
-    header = ("%11s %9s %9s %9s %7s %7s %9s %7s %9s %7s %9s %9s" %
+    header = ("%11s %9s %9s %9s %7s %7s %9s %7s %9s %7s %9s %9s %7s" %
               ("size", "functions", "clang " + unit, "rematch", "ratio",
                "own", "1 check", "ratio", "no-site", "ratio", "tidy",
-               "us/func"))
+               "us/func", "pages"))
     print("rematch analysis benchmark: %s, %d round(s) (times: the best; "
           "ratios: the median within a round), chains of %d; the "
           "floor is the parse (ratio 1), goal ratio <= %.2f (unreachable "
@@ -449,7 +463,7 @@ def main():
             check("size %d" % size, ratio, args.goal)
             per_func = (row["rematch"] - row["clang"]) / row["functions"]
             print("%11d %9d %9.3f %9.3f %7.3f %7.3f %9.3f %7.3f %9.3f %7.3f "
-                  "%9s %9s"
+                  "%9s %9s %7s"
                   % (size, row["functions"], scaled(row["clang"]),
                      scaled(row["rematch"]), ratio,
                      ratio_of(row["rounds"], "rematch", "clang_w"),
@@ -459,7 +473,8 @@ def main():
                      ratio_of(row["rounds_nosites"], "nosites",
                               "clang_nosites"),
                      "%.3f" % row["tidy"] if "tidy" in row else "-",
-                     "%.2f" % (per_func * 1e6) if unit == "s" else "-"))
+                     "%.2f" % (per_func * 1e6) if unit == "s" else "-",
+                     pages_of(row["rounds"], "rematch", "clang")))
             sys.stdout.flush()
 
         extra = []
@@ -492,10 +507,12 @@ def main():
             row = best_of(commands, repeat, args.clock)
             ratio = ratio_of(row["rounds"], "rematch", "clang")
             check(label, ratio, goal)
-            print("%11s %9d %9.3f %9.3f %7.3f %7.3f   (goal <= %.2f)"
+            print("%11s %9d %9.3f %9.3f %7.3f %7.3f   (goal <= %.2f; "
+                  "pages %s)"
                   % (label, count, scaled(row["clang"]),
                      scaled(row["rematch"]), ratio,
-                     ratio_of(row["rounds"], "rematch", "clang_w"), goal))
+                     ratio_of(row["rounds"], "rematch", "clang_w"), goal,
+                     pages_of(row["rounds"], "rematch", "clang")))
             sys.stdout.flush()
     finally:
         if not args.keep:

@@ -216,11 +216,14 @@ bool KnownFunctions::mayBeModelled(const FunctionDecl &FD) const {
 }
 
 const CallModel &KnownFunctions::lookup(const FunctionDecl &FD) const {
+  static const CallModel Unmodelled;
   const FunctionDecl *Key = FD.getCanonicalDecl();
-  auto [It, Inserted] = Index.try_emplace(Key, Calls.size());
-  if (Inserted)
-    Calls.push_back(mayBeModelled(FD) ? compute(FD) : CallModel{});
-  return Calls[It->second];
+  auto [It, Inserted] = Index.try_emplace(Key, NoModel);
+  if (Inserted && mayBeModelled(FD)) {
+    It->second = Calls.size();
+    Calls.push_back(compute(FD));
+  }
+  return It->second == NoModel ? Unmodelled : Calls[It->second];
 }
 
 int KnownFunctions::paramIndex(const FunctionDecl &FD,

@@ -131,6 +131,9 @@ private:
   CallModel compute(const FunctionDecl &FD) const;
 
   std::shared_ptr<const ModelSet> Models;
+  // Per function, its model in Calls, or NoModel where no model can speak
+  // of it (most functions: they cost a slot here and nothing more).
+  static constexpr unsigned NoModel = ~0u;
   mutable llvm::DenseMap<const FunctionDecl *, unsigned> Index;
   mutable std::deque<CallModel> Calls; // stable addresses
   mutable llvm::DenseMap<const CXXRecordDecl *, ClassInfo> Classes;

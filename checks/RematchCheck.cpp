@@ -190,7 +190,8 @@ void RematchCheck::noteStep(const FunctionDecl *In, const Effect &E) {
     diag(E.Loc, "%0 calls %1 here", DiagnosticIDs::Note)
         << Name << quoted(displayName(E.Callee));
   else
-    diag(E.Loc, "%0 %1 here", DiagnosticIDs::Note) << Name << describe(E.facts());
+    diag(E.Loc, "%0 %1 here", DiagnosticIDs::Note)
+        << Name << describe(E.facts());
 }
 
 void RematchCheck::noteChain(const EffectChain &Chain, ASTContext &Ctx) {

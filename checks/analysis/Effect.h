@@ -97,6 +97,11 @@ struct Effect {
   SourceLocation MutatedAt;
   std::shared_ptr<const EffectFacts> Facts; // never null in a summary
   const EffectFacts &facts() const { return *Facts; }
+  // Sets Facts and the copy of its kind together.
+  void setFacts(std::shared_ptr<const EffectFacts> F) {
+    Kind = F->Kind;
+    Facts = std::move(F);
+  }
   const Expr *Source = nullptr; // the expression, where a fix-it needs it
   // Set for a read of a namespace-scope global, for the init-capture fix-it.
   const VarDecl *Var = nullptr;

@@ -427,10 +427,9 @@ bool EffectAnalysis::SummarySolver::append(
   bool InPlace = S.Effects.size() < S.Effects.capacity();
   Effect &E = InPlace ? S.Effects.emplace_back() : Local.emplace();
   if constexpr (std::is_same_v<From, Effect>)
-    E.Facts = F.Facts;
+    E.setFacts(F.Facts);
   else // a SummaryEffect, held by the other TUs' summaries
-    E.Facts = std::shared_ptr<const EffectFacts>(A.External, &F);
-  E.Kind = F.Kind;
+    E.setFacts(std::shared_ptr<const EffectFacts>(A.External, &F));
   E.From = External ? Effect::Origin::OtherTU : Effect::Origin::Callee;
   E.Target = *R;
   E.Loc = C.Loc;

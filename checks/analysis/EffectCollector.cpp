@@ -847,8 +847,7 @@ private:
     F.Subject = std::move(Subject);
     F.Detail = std::move(Detail);
     Effect E;
-    E.Kind = F.Kind;
-    E.Facts = std::make_shared<const EffectFacts>(std::move(F));
+    E.setFacts(std::make_shared<const EffectFacts>(std::move(F)));
     E.Source = LocOverride.isValid() ? nullptr : Source;
     E.Target = R;
     E.Loc = loc(L);
@@ -1210,12 +1209,11 @@ private:
       Effect E;
       if (auto It = MutatedBy.find(R.E); It != MutatedBy.end())
         E.MutatedAt = It->second;
-      E.Kind = EffectKind::GlobalRead;
-      E.Target = Root::of(Root::Static);
       auto Facts = std::make_shared<EffectFacts>();
-      Facts->Kind = E.Kind;
+      Facts->Kind = EffectKind::GlobalRead;
       Facts->Subject = canonicalName(*R.VD);
-      E.Facts = std::move(Facts);
+      E.setFacts(std::move(Facts));
+      E.Target = Root::of(Root::Static);
       E.Loc = R.Loc;
       E.Var = R.VD;
       E.Spelled = R.Unqualified && R.VD->isFileVarDecl();

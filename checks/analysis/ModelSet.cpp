@@ -104,16 +104,10 @@ ModelSet::ModelSet(std::vector<std::shared_ptr<const ModelFile>> InFiles,
 }
 
 void ModelSet::indexOuterScopes() {
-  auto Add = [this](StringRef Qualified) {
-    size_t Colon = Qualified.find("::");
-    if (Colon != StringRef::npos)
-      OuterScopes.insert(Qualified.take_front(Colon));
-  };
+  // A C function, named plainly, is found through std:: as well.
   for (const auto &Entry : ByName) {
-    Add(Entry.getKey());
-    // A C function is found by its plain name through std:: as well.
-    if (!Entry.getKey().contains("::"))
-      OuterScopes.insert("std");
+    StringRef Name = Entry.getKey();
+    OuterScopes.insert(Name.contains("::") ? Name.split("::").first : "std");
   }
   for (const ModelEntry *R : Rules) {
     if (R->Namespaces.empty() && R->Classes.empty())

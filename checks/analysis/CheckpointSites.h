@@ -72,13 +72,12 @@ public:
   bool mayBeAnnotated(const FunctionDecl &FD) const;
 
   // A call of FD may be a checkpoint call: FD is an entry point or may be
-  // annotated. Remembered per callee, since the walk asks at every call.
+  // annotated. Asked at every call of the translation unit.
   bool mayCheckpoint(const FunctionDecl &FD) const;
 
   const ModelSet &models() const { return Models; }
 
 private:
-  mutable llvm::DenseMap<const FunctionDecl *, bool> Candidates;
   llvm::StringMap<std::vector<std::string>> Replays; // by qualified name
   llvm::StringSet<> LastNames; // "forward", "checkpoint", ...
   const ModelSet &Models;

@@ -12,11 +12,14 @@
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/Expr.h"
 #include "clang/Basic/SourceLocation.h"
+#include "llvm/ADT/Hashing.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
+#include <cstdint>
 #include <memory>
 #include <optional>
 #include <string>
+#include <unordered_set>
 #include <vector>
 
 namespace clang::tidy::rematch {
@@ -34,7 +37,7 @@ inline constexpr unsigned NumEffectKinds = 0
 // Whose state an effect touches, relative to the function that records it.
 // Everything but Local outlives one call of a checkpointed callable.
 struct Root {
-  enum Kind {
+  enum Kind : unsigned char {
     Local,         // a local, a temporary, a by-value copy nobody sees twice
     Static,        // static storage duration
     This,          // *this (for a lambda: the captured enclosing object)
@@ -44,10 +47,16 @@ struct Root {
     Unconditional, // not about state: logging, I/O, clocks, hidden RNG
   };
   Kind K = Local;
-  unsigned Index = 0;
+  // A parameter's index: clang allows no more than 2^16 - 1 parameters.
+  std::uint16_t Index = 0;
 
   static Root local() { return {}; }
-  static Root of(Kind K, unsigned Index = 0) { return {K, Index}; }
+  static Root of(Kind K, unsigned Index = 0) {
+    Root R;
+    R.K = K;
+    R.Index = static_cast<std::uint16_t>(Index);
+    return R;
+  }
   bool isOutside() const { return K != Local; }
   bool operator==(const Root &O) const {
     return K == O.K && (K != Param || Index == O.Index);
@@ -70,12 +79,43 @@ struct EffectFacts {
   std::string May;
 };
 
+// The facts of one analysis' own effects, each distinct one kept once: many
+// effects say the same thing (every read of one global, every `++steps_`),
+// and every caller that inherits an effect points at its facts too.
+class FactsPool {
+public:
+  // The pooled copy of F; its address is stable for the pool's lifetime.
+  const EffectFacts *intern(EffectFacts F) {
+    return &*Pool.insert(std::move(F)).first;
+  }
+
+private:
+  struct Hash {
+    size_t operator()(const EffectFacts &F) const {
+      return llvm::hash_combine(static_cast<unsigned>(F.Kind), F.Subject,
+                                F.Detail, F.RngSource, F.RngSourceText,
+                                F.Draws, F.May);
+    }
+  };
+  struct Same {
+    bool operator()(const EffectFacts &A, const EffectFacts &B) const {
+      return A.Kind == B.Kind && A.Subject == B.Subject &&
+             A.Detail == B.Detail && A.RngSource == B.RngSource &&
+             A.RngSourceText == B.RngSourceText && A.Draws == B.Draws &&
+             A.May == B.May;
+    }
+  };
+  std::unordered_set<EffectFacts, Hash, Same> Pool; // nodes do not move
+};
+
 // One effect in a summary of this translation unit: the function's own, or
 // one of a callee's that reaches it through a call (Origin). What happened
 // (Facts) is shared by the effect and every caller that inherits it: a
 // summary holds an effect per call chain through it, and copying the words
 // of each would make the summaries of long chains grow with the square of
-// their length in bytes as well as in entries.
+// their length in bytes as well as in entries. For the same reason an
+// effect is kept small (80 bytes): it points at what it shares and owns
+// nothing.
 struct Effect {
   enum class Origin : unsigned char {
     Own,       // the function's own code does it, at Loc
@@ -95,29 +135,37 @@ struct Effect {
   // MutatedAt: when the callee changes its object there, the read is part
   // of that change and not reported on its own.
   SourceLocation MutatedAt;
-  std::shared_ptr<const EffectFacts> Facts; // never null in a summary
+  unsigned CalleeEffect = 0; // inherited only: see Callee
+  // Never null in a summary. Held by the analysis (its FactsPool), or by
+  // the other TUs' summaries (ExternalSummaries), which the analysis holds
+  // as long as its own.
+  const EffectFacts *Facts = nullptr;
   const EffectFacts &facts() const { return *Facts; }
   // Sets Facts and the copy of its kind together.
-  void setFacts(std::shared_ptr<const EffectFacts> F) {
+  void setFacts(const EffectFacts *F) {
     Kind = F->Kind;
-    Facts = std::move(F);
+    Facts = F;
   }
   const Expr *Source = nullptr; // the expression, where a fix-it needs it
   // Set for a read of a namespace-scope global, for the init-capture fix-it.
   const VarDecl *Var = nullptr;
-  // A global read in another TU: the global's USR. Like ExternalUsr, it
-  // points into the other TUs' summaries (ExternalSummaries), which the
-  // analysis holds for as long as its own.
-  llvm::StringRef VarUsr;
+  // A global read in another TU: the global's USR, in the other TUs'
+  // summaries (ExternalSummaries) like ExternalUsr.
+  const std::string *VarUsr = nullptr;
+  llvm::StringRef varUsr() const { return VarUsr ? *VarUsr : llvm::StringRef(); }
 
   // Inherited only: the callee whose effect this is, and the index of that
   // effect in its summary (this TU's, or ExternalUsr's in another TU: the
   // USR of an override there that a virtual call may run, else Callee's).
   const FunctionDecl *Callee = nullptr;
-  unsigned CalleeEffect = 0;
-  llvm::StringRef ExternalUsr;
+  const std::string *ExternalUsr = nullptr;
+  llvm::StringRef externalUsr() const {
+    return ExternalUsr ? *ExternalUsr : llvm::StringRef();
+  }
   const FunctionDecl *Called = nullptr; // the callee as written at the call
 };
+static_assert(sizeof(void *) != 8 || sizeof(Effect) <= 80,
+              "an Effect is held once per call chain: keep it small");
 
 // One call made by a function, with the roots of what the callee can reach.
 struct CallSite {

@@ -77,7 +77,7 @@ EffectKey keyOf(const Effect &E) {
   if (!E.inherited())
     return keyOf(E.Kind, E.Target, E.Loc, E.facts().Subject, nullptr, {},
                  false);
-  return inheritedKey(E.Kind, E.Target, E.Loc, E.Var, E.VarUsr,
+  return inheritedKey(E.Kind, E.Target, E.Loc, E.Var, E.varUsr(),
                       E.PartOfChange);
 }
 
@@ -336,7 +336,7 @@ public:
   // A function's node: its direct facts and what each of its calls may run.
   unsigned discover(const FunctionDecl *FD);
   llvm::ArrayRef<const FunctionDecl *> targets(unsigned V) const {
-    return Nodes[V].Targets;
+    return Nodes[V]->Targets;
   }
   // The summaries of one component, whose callees' summaries are final.
   void solveComponent(llvm::ArrayRef<unsigned> SCC);
@@ -358,12 +358,15 @@ private:
   template <class From>
   bool append(const CallSite &C, const From &F, unsigned I,
               const FunctionDecl *Callee, bool External,
-              llvm::StringRef OverrideUsr, FunctionSummary &S,
+              const std::string *OverrideUsr, FunctionSummary &S,
               llvm::DenseSet<EffectKey> &Seen);
 
   EffectAnalysis &A;
   const SourceManager &SM;
-  std::vector<Node> Nodes;
+  // By discovery order; a node is dropped once its component is solved
+  // (what its callers need is in its summary then), so that only the
+  // functions being solved hold their facts.
+  std::vector<std::unique_ptr<Node>> Nodes;
   std::vector<llvm::DenseSet<EffectKey>> Seen; // reused across components
   std::vector<FunctionSummary *> Out;
 };
@@ -406,18 +409,23 @@ void EffectAnalysis::SummarySolver::addTargets(
 template <class From>
 bool EffectAnalysis::SummarySolver::append(
     const CallSite &C, const From &F, unsigned I, const FunctionDecl *Callee,
-    bool External, llvm::StringRef OverrideUsr, FunctionSummary &S,
+    bool External, const std::string *OverrideUsr, FunctionSummary &S,
     llvm::DenseSet<EffectKey> &Seen) {
   std::optional<Root> R = mapRoot(F.Target, C);
   if (!R)
     return false;
   const VarDecl *Var = nullptr;
   bool PartOfChange = false;
+  const std::string *VarUsr = nullptr;
   if constexpr (std::is_same_v<From, Effect>) {
     Var = F.Var;
     PartOfChange = F.PartOfChange;
+    VarUsr = F.VarUsr;
+  } else if (!F.VarUsr.empty()) {
+    VarUsr = &F.VarUsr;
   }
-  if (!Seen.insert(inheritedKey(F.Kind, *R, C.Loc, Var, F.VarUsr,
+  if (!Seen.insert(inheritedKey(F.Kind, *R, C.Loc, Var,
+                                VarUsr ? llvm::StringRef(*VarUsr) : "",
                                 PartOfChange))
            .second)
     return false;
@@ -429,18 +437,18 @@ bool EffectAnalysis::SummarySolver::append(
   if constexpr (std::is_same_v<From, Effect>)
     E.setFacts(F.Facts);
   else // a SummaryEffect, held by the other TUs' summaries
-    E.setFacts(std::shared_ptr<const EffectFacts>(A.External, &F));
+    E.setFacts(&F);
   E.From = External ? Effect::Origin::OtherTU : Effect::Origin::Callee;
   E.Target = *R;
   E.Loc = C.Loc;
   E.Callee = Callee;
-  E.VarUsr = F.VarUsr;
+  E.VarUsr = VarUsr;
   E.Var = Var;
   E.PartOfChange = PartOfChange;
   E.CalleeEffect = I;
   E.Called = C.Callee;
   E.ExternalUsr = OverrideUsr;
-  E.Virtual = C.Virtual || F.Virtual || !OverrideUsr.empty();
+  E.Virtual = C.Virtual || F.Virtual || OverrideUsr;
   if (!InPlace)
     S.Effects.push_back(std::move(*Local));
   return true;
@@ -462,20 +470,20 @@ bool EffectAnalysis::SummarySolver::inherit(Node &N, FunctionSummary &S,
       // (and move) while we append to it.
       const std::vector<Effect> &CalleeEffects = It->second->Effects;
       for (unsigned I = 0, Count = CalleeEffects.size(); I < Count; ++I)
-        Grew |= append(C, CalleeEffects[I], I, Def, /*External=*/false, {}, S,
-                       Seen);
+        Grew |= append(C, CalleeEffects[I], I, Def, /*External=*/false,
+                       nullptr, S, Seen);
     }
     auto AppendAll = [&](const FunctionEffects &Ext,
-                         llvm::StringRef OverrideUsr) {
+                         const std::string *OverrideUsr) {
       for (unsigned I = 0; I < Ext.Effects.size(); ++I)
         Grew |= append(C, Ext.Effects[I], I, C.Callee, /*External=*/true,
                        OverrideUsr, S, Seen);
     };
     if (const FunctionEffects *Ext = A.externalEffects(C.Callee))
-      AppendAll(*Ext, {});
+      AppendAll(*Ext, nullptr);
     for (const SummaryOverride *O : A.remoteOverrides(C))
       if (const FunctionEffects *Ext = A.External->lookup(O->Override))
-        AppendAll(*Ext, O->Override);
+        AppendAll(*Ext, &O->Override);
   }
   return Grew;
 }
@@ -489,7 +497,7 @@ void EffectAnalysis::SummarySolver::solveComponent(
   Out.assign(SCC.size(), nullptr);
   bool Recursive = SCC.size() > 1;
   for (unsigned I = 0; I < SCC.size(); ++I) {
-    Node &N = Nodes[SCC[I]];
+    Node &N = *Nodes[SCC[I]];
     auto S = std::make_unique<FunctionSummary>();
     S->Effects = std::move(N.Facts.Effects);
     for (const Effect &E : S->Effects)
@@ -510,33 +518,31 @@ void EffectAnalysis::SummarySolver::solveComponent(
   while (Changed) {
     Changed = false;
     for (unsigned I = 0; I < SCC.size(); ++I)
-      Changed |= inherit(Nodes[SCC[I]], *Out[I], Seen[I]);
+      Changed |= inherit(*Nodes[SCC[I]], *Out[I], Seen[I]);
     if (!Recursive)
       break; // the callees' summaries were final already
   }
   for (FunctionSummary *S : Out)
     A.markReadsPartOfChange(*S);
-  for (unsigned I : SCC) { // what the callers need is in the summaries now
-    Nodes[I].Facts = DirectFacts();
-    Nodes[I].Targets = {};
-    Nodes[I].TargetBegin = {};
-  }
+  for (unsigned I : SCC) // what the callers need is in the summaries now
+    Nodes[I].reset();
 }
 
 unsigned EffectAnalysis::SummarySolver::discover(const FunctionDecl *FD) {
   unsigned V = Nodes.size();
   auto Pre = A.Prefetched.find(FD);
-  Node N{FD,
-         Pre != A.Prefetched.end() ? std::move(Pre->second)
-                                   : collectDirectFacts(*FD, A.Ctx, *A.Known),
-         {},
-         {}};
-  N.TargetBegin.reserve(N.Facts.Calls.size() + 1);
-  for (const CallSite &C : N.Facts.Calls) {
-    N.TargetBegin.push_back(N.Targets.size());
-    addTargets(C, N.Targets);
+  auto N = std::make_unique<Node>(Node{
+      FD,
+      Pre != A.Prefetched.end() ? std::move(Pre->second)
+                                : collectDirectFacts(*FD, A.Ctx, *A.Known, A.Pool),
+      {},
+      {}});
+  N->TargetBegin.reserve(N->Facts.Calls.size() + 1);
+  for (const CallSite &C : N->Facts.Calls) {
+    N->TargetBegin.push_back(N->Targets.size());
+    addTargets(C, N->Targets);
   }
-  N.TargetBegin.push_back(N.Targets.size());
+  N->TargetBegin.push_back(N->Targets.size());
   Nodes.push_back(std::move(N));
   return V;
 }
@@ -571,9 +577,9 @@ EffectAnalysis::globalChange(const Effect &E) const {
   const VarDecl *VD = E.Var;
   if (!VD) {
     // Read in another TU: only the program-wide sets can tell.
-    if (!External || E.VarUsr.empty())
+    if (!External || !E.VarUsr)
       return GlobalChange::Written;
-    return Program(E.VarUsr);
+    return Program(*E.VarUsr);
   }
   const VarDecl *Canon = VD->getCanonicalDecl();
   if (ModifiableGlobals.contains(Canon))
@@ -653,7 +659,7 @@ EffectChain EffectAnalysis::chain(const FunctionDecl *Body,
   // walk ends; the bound only guards against a broken summary.
   while (Cur && Chain.Steps.size() < 1000000) {
     Chain.Steps.push_back({ChainStep::Here{In, Cur}});
-    Chain.Last = Cur->Facts.get();
+    Chain.Last = Cur->Facts;
     if (Cur->From == Effect::Origin::Own)
       break;
     if (Cur->From == Effect::Origin::OtherTU) {
@@ -693,9 +699,9 @@ EffectAnalysis::externalEffects(const FunctionDecl *FD) const {
 }
 
 const FunctionEffects *EffectAnalysis::externalOf(const Effect &E) const {
-  if (E.ExternalUsr.empty())
+  if (!E.ExternalUsr)
     return externalEffects(E.Callee);
-  return External ? External->lookup(E.ExternalUsr) : nullptr;
+  return External ? External->lookup(*E.ExternalUsr) : nullptr;
 }
 
 // The overrides in other TUs that a virtual call may run: of the called
@@ -965,7 +971,7 @@ SummaryEffect exportEffect(const Effect &E, const std::string &Function,
   SummaryEffect X;
   static_cast<EffectFacts &>(X) = E.facts();
   X.Target = E.Target;
-  X.VarUsr = E.Var ? Usr(E.Var->getCanonicalDecl()) : E.VarUsr.str();
+  X.VarUsr = E.Var ? Usr(E.Var->getCanonicalDecl()) : E.varUsr().str();
   X.Chain.push_back({Function, "", Where(E.Loc)});
   if (E.MutatedAt.isValid())
     X.MutatedAt = Where(E.MutatedAt);
@@ -1002,7 +1008,7 @@ void EffectAnalysis::describeFunctions(TUSummary &S) {
   auto discover = [&](const FunctionDecl *FD) {
     if (IndexOf.try_emplace(FD, Defs.size()).second) {
       Defs.push_back(FD);
-      Facts.push_back(collectDirectFacts(*FD, Ctx, *Known));
+      Facts.push_back(collectDirectFacts(*FD, Ctx, *Known, Pool));
     }
   };
   for (const FunctionDecl *FD : Definitions) {

@@ -127,6 +127,7 @@ private:
   std::string ConfigError;
   bool ConfigErrorClaimed = false;
   std::unique_ptr<KnownFunctions> Known;
+  FactsPool Pool; // what the effects of this TU's functions did
   std::vector<CheckpointSite> Sites;
   llvm::DenseMap<const FunctionDecl *, std::unique_ptr<FunctionSummary>>
       Summaries;

@@ -190,9 +190,9 @@ class BodyWalker : public RecursiveASTVisitor<BodyWalker> {
 
 public:
   BodyWalker(const FunctionDecl &FD, ASTContext &Ctx,
-             const KnownFunctions &Known, DirectFacts &Out)
+             const KnownFunctions &Known, FactsPool &Pool, DirectFacts &Out)
       : FD(FD), Ctx(Ctx), SM(Ctx.getSourceManager()), Known(Known),
-        Out(Out) {
+        Pool(Pool), Out(Out) {
     if (const auto *MD = dyn_cast<CXXMethodDecl>(&FD)) {
       const CXXRecordDecl *RD = MD->getParent();
       if (RD && RD->isLambda()) {
@@ -847,7 +847,7 @@ private:
     F.Subject = std::move(Subject);
     F.Detail = std::move(Detail);
     Effect E;
-    E.setFacts(std::make_shared<const EffectFacts>(std::move(F)));
+    E.setFacts(Pool.intern(std::move(F)));
     E.Source = LocOverride.isValid() ? nullptr : Source;
     E.Target = R;
     E.Loc = loc(L);
@@ -1209,10 +1209,10 @@ private:
       Effect E;
       if (auto It = MutatedBy.find(R.E); It != MutatedBy.end())
         E.MutatedAt = It->second;
-      auto Facts = std::make_shared<EffectFacts>();
-      Facts->Kind = EffectKind::GlobalRead;
-      Facts->Subject = canonicalName(*R.VD);
-      E.setFacts(std::move(Facts));
+      EffectFacts Facts;
+      Facts.Kind = EffectKind::GlobalRead;
+      Facts.Subject = canonicalName(*R.VD);
+      E.setFacts(Pool.intern(std::move(Facts)));
       E.Target = Root::of(Root::Static);
       E.Loc = R.Loc;
       E.Var = R.VD;
@@ -1321,6 +1321,7 @@ private:
   ASTContext &Ctx;
   const SourceManager &SM;
   const KnownFunctions &Known;
+  FactsPool &Pool;
   DirectFacts &Out;
 
   const CXXRecordDecl *Lambda = nullptr;
@@ -1336,9 +1337,9 @@ private:
 } // namespace
 
 DirectFacts collectDirectFacts(const FunctionDecl &FD, ASTContext &Ctx,
-                               const KnownFunctions &Known) {
+                               const KnownFunctions &Known, FactsPool &Pool) {
   DirectFacts Out;
-  BodyWalker(FD, Ctx, Known, Out).run();
+  BodyWalker(FD, Ctx, Known, Pool, Out).run();
   return Out;
 }
 

@@ -24,8 +24,9 @@ struct DirectFacts {
   std::vector<CallSite> Calls;
 };
 
+// The effects' facts go into Pool, which must outlive the effects.
 DirectFacts collectDirectFacts(const FunctionDecl &FD, ASTContext &Ctx,
-                               const KnownFunctions &Known);
+                               const KnownFunctions &Known, FactsPool &Pool);
 
 // True for `rematch::recomputing()`, possibly parenthesised or converted.
 bool isRecomputingCall(const Expr *E);

@@ -200,30 +200,39 @@ CallModel KnownFunctions::compute(const FunctionDecl &FD) const {
 
 // Whether some model can speak of FD, judged from the names of the scopes
 // around it without printing its qualified name: a function at file scope
-// is always looked up (C functions are modelled by their plain names).
+// is always looked up (C functions are modelled by their plain names), and
+// so is one whose scopes have no name at all.
 bool KnownFunctions::mayBeModelled(const FunctionDecl &FD) const {
-  bool Scoped = false;
-  for (const DeclContext *DC = FD.getDeclContext(); !DC->isTranslationUnit();
+  const DeclContext *Inner = FD.getDeclContext();
+  if (Inner->isTranslationUnit())
+    return true;
+  auto [It, Inserted] = Scopes.try_emplace(Inner, false);
+  if (!Inserted)
+    return It->second;
+  bool Scoped = false, May = false;
+  for (const DeclContext *DC = Inner; !DC->isTranslationUnit() && !May;
        DC = DC->getParent()) {
     const auto *ND = dyn_cast<NamedDecl>(DC);
     if (!ND || !ND->getIdentifier())
       continue; // an anonymous namespace, a lambda, extern "C" { }
     Scoped = true;
-    if (Models->mayMatchWithin(ND->getName()))
-      return true;
+    May = Models->mayMatchWithin(ND->getName());
   }
-  return !Scoped;
+  It->second = May || !Scoped;
+  return It->second;
 }
 
 const CallModel &KnownFunctions::lookup(const FunctionDecl &FD) const {
   static const CallModel Unmodelled;
   const FunctionDecl *Key = FD.getCanonicalDecl();
-  auto [It, Inserted] = Index.try_emplace(Key, NoModel);
-  if (Inserted && mayBeModelled(FD)) {
+  if (!mayBeModelled(*Key))
+    return Unmodelled;
+  auto [It, Inserted] = Index.try_emplace(Key, 0);
+  if (Inserted) {
     It->second = Calls.size();
     Calls.push_back(compute(FD));
   }
-  return It->second == NoModel ? Unmodelled : Calls[It->second];
+  return Calls[It->second];
 }
 
 int KnownFunctions::paramIndex(const FunctionDecl &FD,

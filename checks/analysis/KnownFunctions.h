@@ -131,9 +131,12 @@ private:
   CallModel compute(const FunctionDecl &FD) const;
 
   std::shared_ptr<const ModelSet> Models;
-  // Per function, its model in Calls, or NoModel where no model can speak
-  // of it (most functions: they cost a slot here and nothing more).
-  static constexpr unsigned NoModel = ~0u;
+  // Per scope around a function (the innermost), whether a model may speak
+  // of what it declares: asked for every callee, remembered per class or
+  // namespace, so that functions no model can describe (most of them) cost
+  // no entry of their own.
+  mutable llvm::DenseMap<const DeclContext *, bool> Scopes;
+  // Per function a model may describe, its model in Calls.
   mutable llvm::DenseMap<const FunctionDecl *, unsigned> Index;
   mutable std::deque<CallModel> Calls; // stable addresses
   mutable llvm::DenseMap<const CXXRecordDecl *, ClassInfo> Classes;

@@ -39,7 +39,7 @@ std::optional<Root> parseRoot(llvm::StringRef Whole) {
       continue;
     unsigned Index = 0;
     if (Root::Kind(I) == Root::Param) {
-      if (Text.getAsInteger(10, Index) || Index > (1u << 16))
+      if (Text.getAsInteger(10, Index) || Index > 0xffffu)
         return std::nullopt;
     } else if (!Text.empty()) {
       return std::nullopt;
@@ -189,7 +189,7 @@ llvm::Expected<SummaryEffect> readEffect(Reader &R, const sj::Value &V) {
   auto RootKind = R.name(**O, "root", RootNames);
   if (!RootKind)
     return RootKind.takeError();
-  auto Index = R.integer(**O, "index", 0, 1 << 16);
+  auto Index = R.integer(**O, "index", 0, 0xffff);
   if (!Index)
     return Index.takeError();
   E.Target = Root::of(Root::Kind(*RootKind), *Index);

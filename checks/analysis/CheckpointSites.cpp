@@ -38,21 +38,19 @@ bool EntryPoints::mayBeAnnotated(const FunctionDecl &FD) const {
   return false;
 }
 
-bool EntryPoints::mayCheckpoint(const FunctionDecl &FD) const {
-  // Both tests are cheaper than remembering the answer for every callee:
-  // the parameters' attribute bits, then (in match) the callee's last name.
-  return mayBeAnnotated(FD) || match(FD);
-}
-
 std::optional<std::string> EntryPoints::match(const FunctionDecl &FD) const {
   // Most calls are not to an entry point: reject them by their last name
-  // before printing a qualified one.
+  // before printing a qualified one. The few that share an entry point's
+  // last name (std::forward, every module's forward) are answered once.
   if (!FD.getIdentifier() || !LastNames.contains(FD.getName()))
     return std::nullopt;
-  std::string Name = withoutTemplateArgs(canonicalName(FD));
-  if (Replays.contains(Name))
-    return Name;
-  return std::nullopt;
+  auto [It, Inserted] = Matches.try_emplace(&FD);
+  if (Inserted) {
+    std::string Name = withoutTemplateArgs(canonicalName(FD));
+    if (Replays.contains(Name))
+      It->second = std::move(Name);
+  }
+  return It->second;
 }
 
 // The rematch::recomputed annotation of FD's parameter I: on the
@@ -284,9 +282,12 @@ const Expr *skipWrappers(const Expr *E) {
 void collectCheckpointSite(const CallExpr &CE, const EntryPoints &EP,
                            std::vector<CheckpointSite> &Out) {
   const FunctionDecl *FD = CE.getDirectCallee();
-  if (!FD || !EP.mayCheckpoint(*FD)) // an entry point or maybe annotated
+  if (!FD)
     return;
+  // Only an entry point, or a function that may be annotated, checkpoints.
   std::optional<std::string> Entry = EP.match(*FD);
+  if (!Entry && !EP.mayBeAnnotated(*FD))
+    return;
   // Arguments of an operator call on an object start after the object.
   unsigned Offset = 0;
   if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(&CE))

@@ -71,13 +71,12 @@ public:
   // Some parameter of FD might carry the rematch::recomputed annotation.
   bool mayBeAnnotated(const FunctionDecl &FD) const;
 
-  // A call of FD may be a checkpoint call: FD is an entry point or may be
-  // annotated. Asked at every call of the translation unit.
-  bool mayCheckpoint(const FunctionDecl &FD) const;
-
   const ModelSet &models() const { return Models; }
 
 private:
+  // match's answer for the callees whose last name an entry point has.
+  mutable llvm::DenseMap<const FunctionDecl *, std::optional<std::string>>
+      Matches;
   llvm::StringMap<std::vector<std::string>> Replays; // by qualified name
   llvm::StringSet<> LastNames; // "forward", "checkpoint", ...
   const ModelSet &Models;

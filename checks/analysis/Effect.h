@@ -108,6 +108,11 @@ private:
   std::unordered_set<EffectFacts, Hash, Same> Pool; // nodes do not move
 };
 
+// The text of a string held elsewhere, or nothing.
+inline llvm::StringRef textOf(const std::string *S) {
+  return S ? llvm::StringRef(*S) : llvm::StringRef();
+}
+
 // One effect in a summary of this translation unit: the function's own, or
 // one of a callee's that reaches it through a call (Origin). What happened
 // (Facts) is shared by the effect and every caller that inherits it: a
@@ -152,16 +157,13 @@ struct Effect {
   // A global read in another TU: the global's USR, in the other TUs'
   // summaries (ExternalSummaries) like ExternalUsr.
   const std::string *VarUsr = nullptr;
-  llvm::StringRef varUsr() const { return VarUsr ? *VarUsr : llvm::StringRef(); }
+  llvm::StringRef varUsr() const { return textOf(VarUsr); }
 
   // Inherited only: the callee whose effect this is, and the index of that
   // effect in its summary (this TU's, or ExternalUsr's in another TU: the
   // USR of an override there that a virtual call may run, else Callee's).
   const FunctionDecl *Callee = nullptr;
   const std::string *ExternalUsr = nullptr;
-  llvm::StringRef externalUsr() const {
-    return ExternalUsr ? *ExternalUsr : llvm::StringRef();
-  }
   const FunctionDecl *Called = nullptr; // the callee as written at the call
 };
 static_assert(sizeof(void *) != 8 || sizeof(Effect) <= 80,

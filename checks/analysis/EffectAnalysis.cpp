@@ -424,8 +424,7 @@ bool EffectAnalysis::SummarySolver::append(
   } else if (!F.VarUsr.empty()) {
     VarUsr = &F.VarUsr;
   }
-  if (!Seen.insert(inheritedKey(F.Kind, *R, C.Loc, Var,
-                                VarUsr ? llvm::StringRef(*VarUsr) : "",
+  if (!Seen.insert(inheritedKey(F.Kind, *R, C.Loc, Var, textOf(VarUsr),
                                 PartOfChange))
            .second)
     return false;
@@ -531,12 +530,13 @@ void EffectAnalysis::SummarySolver::solveComponent(
 unsigned EffectAnalysis::SummarySolver::discover(const FunctionDecl *FD) {
   unsigned V = Nodes.size();
   auto Pre = A.Prefetched.find(FD);
-  auto N = std::make_unique<Node>(Node{
-      FD,
-      Pre != A.Prefetched.end() ? std::move(Pre->second)
-                                : collectDirectFacts(*FD, A.Ctx, *A.Known, A.Pool),
-      {},
-      {}});
+  auto N = std::make_unique<Node>(
+      Node{FD,
+           Pre != A.Prefetched.end()
+               ? std::move(Pre->second)
+               : collectDirectFacts(*FD, A.Ctx, *A.Known, A.Pool),
+           {},
+           {}});
   N->TargetBegin.reserve(N->Facts.Calls.size() + 1);
   for (const CallSite &C : N->Facts.Calls) {
     N->TargetBegin.push_back(N->Targets.size());

@@ -5,7 +5,7 @@
 #include "Components.h"
 #include "EffectCollector.h"
 #include "GlobalWrites.h"
-#include "StmtWalk.h"
+#include "TUWalk.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
@@ -81,118 +81,55 @@ EffectKey keyOf(const Effect &E) {
                       E.PartOfChange);
 }
 
-// The one walk over the translation unit (outside system headers, which are
-// modelled by name): it finds the checkpoint sites, indexes the overrides of
-// each virtual method, collects the function definitions phase one
-// summarises, and feeds the global-use collector.
-class TUWalker : public RecursiveASTVisitor<TUWalker> {
-  using Base = RecursiveASTVisitor<TUWalker>;
+// How a call of one function defined here reaches what may have effects.
+enum class CallReach {
+  Nothing,  // a model, a system header, no callee: already in the facts
+  Local,    // a function defined here: only if that one may have effects
+  External, // defined in another TU, or virtual: the composition decides
+};
 
+// Where a call leads, among the definitions this TU can analyse.
+class CallReacher {
 public:
-  TUWalker(const SourceManager &SM, const KnownFunctions &Known,
-           const EntryPoints &EP,
-           std::vector<CheckpointSite> &Sites,
-           llvm::DenseMap<const FunctionDecl *,
-                          std::vector<const FunctionDecl *>> &Overrides,
-           std::vector<const FunctionDecl *> *Defs, GlobalUseCollector &Uses,
-           unsigned &FunctionsWithBody, const ExternalSummaries *Remote,
-           std::vector<const FunctionDecl *> &RemotelyCheckpointed)
-      : SM(SM), Known(Known), EP(EP), Sites(Sites), Overrides(Overrides), Defs(Defs),
-        Uses(Uses), FunctionsWithBody(FunctionsWithBody), Remote(Remote),
-        RemotelyCheckpointed(RemotelyCheckpointed) {}
+  CallReacher(const std::vector<const FunctionDecl *> &Definitions,
+              const KnownFunctions &Known, const SourceManager &SM)
+      : Analysable(Definitions.begin(), Definitions.end()), Known(Known),
+        SM(SM) {}
 
-  bool shouldVisitTemplateInstantiations() const { return true; }
-
-  // Types hold no checkpoint site and no evaluated use of a global: a call
-  // or an address in decltype, sizeof or an array bound is unevaluated or
-  // constant, and a template argument's address is seen again where the
-  // instantiation uses it.
-  bool TraverseTypeLoc(TypeLoc) { return true; }
-  bool TraverseNestedNameSpecifierLoc(NestedNameSpecifierLoc) { return true; }
-
-  // Asked of what sits at namespace scope only: what is declared inside a
-  // class or a function is where that class or function is.
-  bool TraverseDecl(Decl *D) {
-    if (D && !isa<TranslationUnitDecl>(D) &&
-        D->getLexicalDeclContext()->isFileContext() &&
-        D->getLocation().isValid() && SM.isInSystemHeader(D->getLocation()))
-      return true;
-    return Base::TraverseDecl(D);
-  }
-
-  // The common nodes directly (StmtWalk.h), the others through the visitor.
-  bool TraverseStmt(Stmt *S, DataRecursionQueue * = nullptr) {
-    walkStatements(
-        S, [](const Stmt &) { return true; },
-        [this](Stmt *Plain) { VisitStmt(Plain); },
-        [this](Stmt *Other) { Base::TraverseStmt(Other); });
-    return true;
-  }
-
-  bool VisitStmt(Stmt *S) {
-    Uses.onStmt(*S);
-    if (const auto *CE = dyn_cast<CallExpr>(S))
-      collectCheckpointSite(*CE, EP, Sites);
-    return true;
-  }
-
-  bool VisitVarDecl(VarDecl *VD) {
-    Uses.onVarDecl(*VD);
-    return true;
-  }
-
-  bool VisitFunctionDecl(FunctionDecl *FD) {
-    if (FD->doesThisDeclarationHaveABody())
-      ++FunctionsWithBody;
-    if (Defs && FD->doesThisDeclarationHaveABody() &&
-        !FD->isDependentContext() && !Known.isModelled(*FD, SM))
-      Defs->push_back(FD);
-    if (const auto *MD = dyn_cast<CXXMethodDecl>(FD))
-      indexOverride(MD);
-    if (Remote && FD->doesThisDeclarationHaveABody() &&
-        !FD->isDependentContext()) {
-      // A functor or module is checkpointed under its class's name (its
-      // operator() or the model's method, such as forward, runs).
-      auto Maybe = [this](const NamedDecl &D) {
-        return D.getIdentifier() && Remote->mayBeCheckpointed(D.getName());
-      };
-      const auto *MD = dyn_cast<CXXMethodDecl>(FD);
-      if (Maybe(*FD) || (MD && Maybe(*MD->getParent())))
-        RemotelyCheckpointed.push_back(FD);
+  // Local: the callee's definition here, in Local.
+  CallReach operator()(const CallSite &C, const FunctionDecl *&Local) const {
+    if (!C.Callee || Known.lookup(*C.Callee).Modelled)
+      return CallReach::Nothing;
+    if (C.Virtual)
+      return CallReach::External; // overrides anywhere in the program
+    if (const FunctionDecl *Def = C.Callee->getDefinition()) {
+      if (!Analysable.contains(Def))
+        return CallReach::Nothing; // in a system header, or a model's
+      Local = Def;
+      return CallReach::Local;
     }
-    return true;
+    if (SM.isInSystemHeader(C.Callee->getLocation()))
+      return CallReach::Nothing;
+    return CallReach::External;
   }
 
 private:
-  void indexOverride(const CXXMethodDecl *MD) {
-    if (!MD->isVirtual() || !MD->doesThisDeclarationHaveABody())
-      return;
-    std::vector<const CXXMethodDecl *> Work(MD->overridden_methods().begin(),
-                                            MD->overridden_methods().end());
-    llvm::DenseSet<const CXXMethodDecl *> Seen;
-    while (!Work.empty()) {
-      const CXXMethodDecl *Overridden = Work.back();
-      Work.pop_back();
-      if (!Seen.insert(Overridden).second)
-        continue;
-      Overrides[Overridden->getCanonicalDecl()].push_back(MD);
-      Work.insert(Work.end(), Overridden->overridden_methods().begin(),
-                  Overridden->overridden_methods().end());
-    }
-  }
-
-  const SourceManager &SM;
+  llvm::DenseSet<const FunctionDecl *> Analysable;
   const KnownFunctions &Known;
-  const EntryPoints &EP;
-  std::vector<CheckpointSite> &Sites;
-  llvm::DenseMap<const FunctionDecl *, std::vector<const FunctionDecl *>>
-      &Overrides;
-  std::vector<const FunctionDecl *> *Defs;
-  GlobalUseCollector &Uses;
-  unsigned &FunctionsWithBody; // an estimate to size the summary tables
-  const ExternalSummaries *Remote; // set when other TUs checkpoint callables
-  std::vector<const FunctionDecl *> &RemotelyCheckpointed; // candidates
+  const SourceManager &SM;
 };
+
+
+// The functions another TU may need the facts of, besides what they call
+// here: those of the main file, every virtual method (a virtual call
+// anywhere may run it) and explicit instantiations (`template class
+// Table<int>;`: other TUs call it without a body).
+bool exportSeed(const FunctionDecl &FD, const SourceManager &SM) {
+  const auto *MD = dyn_cast<CXXMethodDecl>(&FD);
+  return (MD && MD->isVirtual()) || SM.isInMainFile(FD.getLocation()) ||
+         FD.getTemplateSpecializationKind() ==
+             TSK_ExplicitInstantiationDefinition;
+}
 
 } // namespace
 
@@ -245,20 +182,60 @@ EffectAnalysis::EffectAnalysis(ASTContext &Ctx, const AnalysisSettings &S)
   if (!External && !S.SummariesDir.empty())
     External = readSummariesDir(S.SummariesDir);
   {
+    const SourceManager &SM = Ctx.getSourceManager();
     EntryPoints EP(Known->models());
     GlobalUseCollector Uses;
     std::vector<const FunctionDecl *> Candidates;
-    TUWalker(Ctx.getSourceManager(), *Known, EP, Sites, Overrides,
-             Sink ? &Definitions : nullptr, Uses, FunctionsWithBody,
-             External.get(), Candidates)
-        .TraverseAST(Ctx);
+    std::optional<CallReacher> Reach; // what another TU needs, transitively
+    // What a function's facts make wanted: its callees, as the summaries
+    // below follow them (Reached) or as the export does (Exported).
+    auto Expand = [&](TUWalk &Walk, const FunctionDecl &, const DirectFacts &F,
+                      uint8_t Why) {
+      std::vector<const FunctionDecl *> Targets;
+      for (const CallSite &C : F.Calls) {
+        if (Why & Reached) {
+          Targets.clear();
+          addTargets(C, Targets);
+          for (const FunctionDecl *T : Targets)
+            Walk.want(T, Reached);
+        }
+        const FunctionDecl *Local = nullptr;
+        if ((Why & Exported) && Reach &&
+            (*Reach)(C, Local) == CallReach::Local)
+          Walk.want(Local, Exported);
+      }
+    };
+    TUWalk Walk(Ctx, *Known, Pool, EP, External.get(),
+                {Sites, Overrides, Sink ? &Definitions : nullptr, Uses,
+                 FunctionsWithBody, Candidates, Prefetched},
+                Expand);
+    Walk.declarations();
+    std::vector<CheckpointSite> Remote = remoteSites(Candidates);
+    for (const CheckpointSite &Site : Remote)
+      for (const Callable &C : Site.Callables)
+        Walk.want(C.Body, Reached);
+    if (Sink) {
+      Reach.emplace(Definitions, *Known, SM);
+      for (const FunctionDecl *FD : Definitions)
+        if (exportSeed(*FD, SM))
+          Walk.want(FD, Exported);
+    }
+    size_t Declared = Candidates.size();
+    Walk.bodies();
     ModifiableGlobals = Uses.result();
-    addRemoteSites(Candidates);
+    // Local classes' methods, found in the bodies.
+    std::vector<CheckpointSite> Nested = remoteSites(
+        std::vector<const FunctionDecl *>(Candidates.begin() + Declared,
+                                          Candidates.end()));
+    for (CheckpointSite &Site : Remote)
+      Sites.push_back(std::move(Site));
+    for (CheckpointSite &Site : Nested)
+      Sites.push_back(std::move(Site));
   }
 
   // What this TU tells the others is what its functions do by themselves
-  // and whom they call, read from the same walk of each body that the
-  // analysis below then takes over (Prefetched).
+  // and whom they call, read by the one walk of each body (Prefetched),
+  // which the analysis below then takes over.
   TUSummary Local;
   if (Sink)
     Local = exportSummary();
@@ -281,8 +258,9 @@ EffectAnalysis::~EffectAnalysis() = default;
 // A callable defined here and checkpointed by a call in another TU: a site
 // without a call here, whose findings are reported here, at the effects,
 // with a note at the call there.
-void EffectAnalysis::addRemoteSites(
+std::vector<CheckpointSite> EffectAnalysis::remoteSites(
     const std::vector<const FunctionDecl *> &Candidates) {
+  std::vector<CheckpointSite> Sites;
   for (const FunctionDecl *FD : Candidates) {
     std::string Usr = usrOf(*FD);
     if (Usr.empty())
@@ -304,6 +282,7 @@ void EffectAnalysis::addRemoteSites(
       Sites.push_back(std::move(Site));
     }
   }
+  return Sites;
 }
 
 bool EffectAnalysis::claimConfigErrorReport() {
@@ -351,9 +330,6 @@ private:
     std::vector<unsigned> TargetBegin;
   };
 
-  const FunctionDecl *analysable(const FunctionDecl *FD) const;
-  void addTargets(const CallSite &C,
-                  std::vector<const FunctionDecl *> &Out) const;
   bool inherit(Node &N, FunctionSummary &S, llvm::DenseSet<EffectKey> &Seen);
   template <class From>
   bool append(const CallSite &C, const From &F, unsigned I,
@@ -372,25 +348,25 @@ private:
 };
 
 const FunctionDecl *
-EffectAnalysis::SummarySolver::analysable(const FunctionDecl *FD) const {
+EffectAnalysis::analysable(const FunctionDecl *FD) const {
   if (!FD)
     return nullptr;
   const FunctionDecl *Def = FD->getDefinition();
-  if (!Def || A.Known->isModelled(*Def, SM))
+  if (!Def || Known->isModelled(*Def, Ctx.getSourceManager()))
     return nullptr;
   return Def;
 }
 
 // What a call may run: the callee, and for a virtual call every override
 // defined here.
-void EffectAnalysis::SummarySolver::addTargets(
-    const CallSite &C, std::vector<const FunctionDecl *> &Out) const {
+void EffectAnalysis::addTargets(const CallSite &C,
+                                std::vector<const FunctionDecl *> &Out) const {
   if (const FunctionDecl *Def = analysable(C.Callee))
     Out.push_back(Def);
   if (!C.Virtual)
     return;
-  auto It = A.Overrides.find(C.Callee->getCanonicalDecl());
-  if (It == A.Overrides.end())
+  auto It = Overrides.find(C.Callee->getCanonicalDecl());
+  if (It == Overrides.end())
     return;
   for (const FunctionDecl *O : It->second) {
     const auto *RD = cast<CXXMethodDecl>(O)->getParent();
@@ -529,18 +505,20 @@ void EffectAnalysis::SummarySolver::solveComponent(
 
 unsigned EffectAnalysis::SummarySolver::discover(const FunctionDecl *FD) {
   unsigned V = Nodes.size();
-  auto Pre = A.Prefetched.find(FD);
-  auto N = std::make_unique<Node>(
-      Node{FD,
-           Pre != A.Prefetched.end()
-               ? std::move(Pre->second)
-               : collectDirectFacts(*FD, A.Ctx, *A.Known, A.Pool),
-           {},
-           {}});
+  // Read by the walk of the TU (TUWalk.h), under its definition; once.
+  const FunctionDecl *Def = FD->getDefinition();
+  auto Pre = A.Prefetched.find(Def ? Def : FD);
+  auto N = std::make_unique<Node>(Node{FD, {}, {}, {}});
+  if (Pre != A.Prefetched.end()) {
+    N->Facts = std::move(Pre->second);
+    A.Prefetched.erase(Pre);
+  } else {
+    N->Facts = collectDirectFacts(*FD, A.Ctx, *A.Known, A.Pool);
+  }
   N->TargetBegin.reserve(N->Facts.Calls.size() + 1);
   for (const CallSite &C : N->Facts.Calls) {
     N->TargetBegin.push_back(N->Targets.size());
-    addTargets(C, N->Targets);
+    A.addTargets(C, N->Targets);
   }
   N->TargetBegin.push_back(N->Targets.size());
   Nodes.push_back(std::move(N));
@@ -900,44 +878,6 @@ void EffectAnalysis::describeCheckpoints(TUSummary &S) const {
   }
 }
 
-// How a call of one function defined here reaches what may have effects.
-enum class CallReach {
-  Nothing,  // a model, a system header, no callee: already in the facts
-  Local,    // a function defined here: only if that one may have effects
-  External, // defined in another TU, or virtual: the composition decides
-};
-
-// Where a call leads, among the definitions this TU can analyse.
-class CallReacher {
-public:
-  CallReacher(const std::vector<const FunctionDecl *> &Definitions,
-              const KnownFunctions &Known, const SourceManager &SM)
-      : Analysable(Definitions.begin(), Definitions.end()), Known(Known),
-        SM(SM) {}
-
-  // Local: the callee's definition here, in Local.
-  CallReach operator()(const CallSite &C, const FunctionDecl *&Local) const {
-    if (!C.Callee || Known.lookup(*C.Callee).Modelled)
-      return CallReach::Nothing;
-    if (C.Virtual)
-      return CallReach::External; // overrides anywhere in the program
-    if (const FunctionDecl *Def = C.Callee->getDefinition()) {
-      if (!Analysable.contains(Def))
-        return CallReach::Nothing; // in a system header, or a model's
-      Local = Def;
-      return CallReach::Local;
-    }
-    if (SM.isInSystemHeader(C.Callee->getLocation()))
-      return CallReach::Nothing;
-    return CallReach::External;
-  }
-
-private:
-  llvm::DenseSet<const FunctionDecl *> Analysable;
-  const KnownFunctions &Known;
-  const SourceManager &SM;
-};
-
 // The facts of the functions defined here that another TU may need: those
 // of the main file, every virtual method (a virtual call anywhere may run
 // it), explicit instantiations, and what they call here (a header's inline
@@ -1008,17 +948,15 @@ void EffectAnalysis::describeFunctions(TUSummary &S) {
   auto discover = [&](const FunctionDecl *FD) {
     if (IndexOf.try_emplace(FD, Defs.size()).second) {
       Defs.push_back(FD);
-      Facts.push_back(collectDirectFacts(*FD, Ctx, *Known, Pool));
+      auto Pre = Prefetched.find(FD); // read by the walk of the TU
+      Facts.push_back(Pre != Prefetched.end()
+                          ? std::move(Pre->second)
+                          : collectDirectFacts(*FD, Ctx, *Known, Pool));
     }
   };
-  for (const FunctionDecl *FD : Definitions) {
-    const auto *MD = dyn_cast<CXXMethodDecl>(FD);
-    if ((MD && MD->isVirtual()) || SM.isInMainFile(FD->getLocation()) ||
-        // `template class Table<int>;`: other TUs call it without a body
-        FD->getTemplateSpecializationKind() ==
-            TSK_ExplicitInstantiationDefinition)
+  for (const FunctionDecl *FD : Definitions)
+    if (exportSeed(*FD, SM))
       discover(FD);
-  }
   // Facts grows while its calls are read: by index.
   for (unsigned I = 0; I < Defs.size(); ++I)
     for (unsigned CI = 0; CI < Facts[I].Calls.size(); ++CI) {

@@ -104,7 +104,14 @@ public:
 
 private:
   void markReadsPartOfChange(FunctionSummary &S) const;
-  void addRemoteSites(const std::vector<const FunctionDecl *> &Candidates);
+  // The sites of other TUs that checkpoint these functions defined here.
+  std::vector<CheckpointSite>
+  remoteSites(const std::vector<const FunctionDecl *> &Candidates);
+  // What a call may run that this TU defines: the callee, and for a virtual
+  // call every override defined here.
+  const FunctionDecl *analysable(const FunctionDecl *FD) const;
+  void addTargets(const CallSite &C,
+                  std::vector<const FunctionDecl *> &Out) const;
   const FunctionEffects *externalEffects(const FunctionDecl *FD) const;
   const FunctionEffects *externalOf(const Effect &E) const;
   std::vector<const SummaryOverride *> remoteOverrides(const CallSite &C) const;

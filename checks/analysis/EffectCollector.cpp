@@ -190,9 +190,10 @@ class BodyWalker : public RecursiveASTVisitor<BodyWalker> {
 
 public:
   BodyWalker(const FunctionDecl &FD, ASTContext &Ctx,
-             const KnownFunctions &Known, FactsPool &Pool, DirectFacts &Out)
+             const KnownFunctions &Known, FactsPool &Pool, DirectFacts &Out,
+             BodyObserver *Observer)
       : FD(FD), Ctx(Ctx), SM(Ctx.getSourceManager()), Known(Known),
-        Pool(Pool), Out(Out) {
+        Pool(Pool), Out(Out), Observer(Observer) {
     if (const auto *MD = dyn_cast<CXXMethodDecl>(&FD)) {
       const CXXRecordDecl *RD = MD->getParent();
       if (RD && RD->isLambda()) {
@@ -219,31 +220,62 @@ public:
   void run() {
     if (const Stmt *Body = FD.getBody())
       TraverseStmt(const_cast<Stmt *>(Body));
+    ++Untold; // the translation unit's walk saw them outside the body
     if (const auto *Ctor = dyn_cast<CXXConstructorDecl>(&FD))
       for (const CXXCtorInitializer *Init : Ctor->inits())
         if (Init->isWritten())
           TraverseStmt(Init->getInit());
+    --Untold;
     flushReads();
+  }
+
+  // --- the observer's nodes ---------------------------------------------------
+
+  // Every node that reaches the visitor (the statement walk's own nodes are
+  // told in visitPlain).
+  bool VisitStmt(Stmt *S) {
+    if (Observer && !Untold)
+      Observer->onStmt(*S);
+    return true;
+  }
+  bool VisitVarDecl(VarDecl *VD) {
+    if (Observer && !Untold)
+      Observer->onVarDecl(*VD);
+    return true;
+  }
+  bool VisitFunctionDecl(FunctionDecl *D) {
+    if (Observer && !Untold)
+      Observer->onFunctionDecl(*D);
+    return true;
   }
 
   // --- guards ---------------------------------------------------------------
 
   bool TraverseIfStmt(IfStmt *S) {
     if (S->isConstexpr()) {
+      std::optional<Stmt *> Taken = S->getNondiscardedCase(Ctx);
+      if (!Taken)
+        return Base::TraverseIfStmt(S);
       if (S->getInit())
         TraverseStmt(S->getInit());
-      if (std::optional<Stmt *> Taken = S->getNondiscardedCase(Ctx)) {
+      skip(S->getConditionVariableDeclStmt());
+      skip(S->getCond());
+      if (S->getThen() == *Taken) {
+        TraverseStmt(S->getThen());
+        skip(S->getElse());
+      } else {
+        skip(S->getThen());
         if (*Taken)
           TraverseStmt(*Taken);
-        return true;
       }
-      return Base::TraverseIfStmt(S);
+      return true;
     }
     Guard G = guardOf(S->getCond());
     if (G == Guard::None)
       return Base::TraverseIfStmt(S);
     if (S->getInit())
       TraverseStmt(S->getInit());
+    skip(S->getConditionVariableDeclStmt());
     TraverseStmt(S->getCond());
     ++GuardDepth;
     TraverseStmt(S->getThen());
@@ -270,24 +302,25 @@ public:
   }
 
   // Unevaluated operands read nothing.
-  bool TraverseUnaryExprOrTypeTraitExpr(UnaryExprOrTypeTraitExpr *) {
-    return true;
+  bool TraverseUnaryExprOrTypeTraitExpr(UnaryExprOrTypeTraitExpr *E) {
+    return skip(E);
   }
-  bool TraverseCXXNoexceptExpr(CXXNoexceptExpr *) { return true; }
+  bool TraverseCXXNoexceptExpr(CXXNoexceptExpr *E) { return skip(E); }
   bool TraverseCXXTypeidExpr(CXXTypeidExpr *E) {
-    return E->isPotentiallyEvaluated() ? Base::TraverseCXXTypeidExpr(E) : true;
+    return E->isPotentiallyEvaluated() ? Base::TraverseCXXTypeidExpr(E)
+                                       : skip(E);
   }
   // Types are compile time: what they spell (decltype, array bounds,
   // template arguments) is unevaluated or constant.
   bool TraverseTypeLoc(TypeLoc) { return true; }
   bool TraverseNestedNameSpecifierLoc(NestedNameSpecifierLoc) { return true; }
   // Static assertions and the like are compile time.
-  bool TraverseStaticAssertDecl(StaticAssertDecl *) { return true; }
+  bool TraverseStaticAssertDecl(StaticAssertDecl *D) { return skip(D); }
 
   // A function-local static's initialisation runs once, not per pass.
   bool TraverseVarDecl(VarDecl *VD) {
     if (VD->isStaticLocal())
-      return true;
+      return skip(VD);
     return Base::TraverseVarDecl(VD);
   }
 
@@ -297,7 +330,9 @@ public:
     SourceLocation Saved = LocOverride;
     if (LocOverride.isInvalid())
       LocOverride = E->getUsedLocation();
+    ++Untold; // the callee's declaration, not this body
     TraverseStmt(E->getExpr());
+    --Untold;
     LocOverride = Saved;
     return true;
   }
@@ -383,8 +418,17 @@ public:
   }
 
 private:
+  // What the effect walk leaves out: the observer walks it alone.
+  template <class Node> bool skip(Node *N) {
+    if (N && Observer && !Untold)
+      Observer->skipped(N);
+    return true;
+  }
+
   // What WalkUpFrom would call for a node the statement walk takes.
   void visitPlain(Stmt *S) {
+    if (Observer && !Untold)
+      Observer->onStmt(*S);
     switch (S->getStmtClass()) {
     case Stmt::DeclRefExprClass:
       VisitDeclRefExpr(cast<DeclRefExpr>(S));
@@ -1323,6 +1367,8 @@ private:
   const KnownFunctions &Known;
   FactsPool &Pool;
   DirectFacts &Out;
+  BodyObserver *Observer;
+  unsigned Untold = 0; // inside what is not the body's own nodes
 
   const CXXRecordDecl *Lambda = nullptr;
   bool LambdaMutable = false;
@@ -1335,11 +1381,11 @@ private:
 };
 
 } // namespace
-
 DirectFacts collectDirectFacts(const FunctionDecl &FD, ASTContext &Ctx,
-                               const KnownFunctions &Known, FactsPool &Pool) {
+                               const KnownFunctions &Known, FactsPool &Pool,
+                               BodyObserver *Observer) {
   DirectFacts Out;
-  BodyWalker(FD, Ctx, Known, Pool, Out).run();
+  BodyWalker(FD, Ctx, Known, Pool, Out, Observer).run();
   return Out;
 }
 

@@ -24,9 +24,28 @@ struct DirectFacts {
   std::vector<CallSite> Calls;
 };
 
-// The effects' facts go into Pool, which must outlive the effects.
+// What else a walk of a body is for (the translation unit's walk, TUWalk.h,
+// which has its sites and global uses found by the same walk): told every
+// node of the body that a plain traversal would visit, in its order, and
+// handed what the effect walk itself skips (unevaluated operands, discarded
+// branches, static locals' initialisers) to traverse alone.
+class BodyObserver {
+public:
+  virtual ~BodyObserver() = default;
+  virtual void onStmt(Stmt &S) = 0;
+  virtual void onVarDecl(VarDecl &VD) = 0;
+  virtual void onFunctionDecl(FunctionDecl &FD) = 0;
+  virtual void skipped(Stmt *S) = 0;
+  virtual void skipped(Decl *D) = 0;
+};
+
+// The effects' facts go into Pool, which must outlive the effects. With an
+// observer, the walk also tells it the body's nodes (its written
+// constructor initialisers and the default arguments it evaluates are not
+// the body's: they are not told).
 DirectFacts collectDirectFacts(const FunctionDecl &FD, ASTContext &Ctx,
-                               const KnownFunctions &Known, FactsPool &Pool);
+                               const KnownFunctions &Known, FactsPool &Pool,
+                               BodyObserver *Observer = nullptr);
 
 // True for `rematch::recomputing()`, possibly parenthesised or converted.
 bool isRecomputingCall(const Expr *E);

@@ -119,7 +119,6 @@ private:
   const SourceManager &SM;
 };
 
-
 // The functions another TU may need the facts of, besides what they call
 // here: those of the main file, every virtual method (a virtual call
 // anywhere may run it) and explicit instantiations (`template class
@@ -224,9 +223,8 @@ EffectAnalysis::EffectAnalysis(ASTContext &Ctx, const AnalysisSettings &S)
     Walk.bodies();
     ModifiableGlobals = Uses.result();
     // Local classes' methods, found in the bodies.
-    std::vector<CheckpointSite> Nested = remoteSites(
-        std::vector<const FunctionDecl *>(Candidates.begin() + Declared,
-                                          Candidates.end()));
+    std::vector<CheckpointSite> Nested =
+        remoteSites(llvm::ArrayRef(Candidates).drop_front(Declared));
     for (CheckpointSite &Site : Remote)
       Sites.push_back(std::move(Site));
     for (CheckpointSite &Site : Nested)
@@ -259,7 +257,7 @@ EffectAnalysis::~EffectAnalysis() = default;
 // without a call here, whose findings are reported here, at the effects,
 // with a note at the call there.
 std::vector<CheckpointSite> EffectAnalysis::remoteSites(
-    const std::vector<const FunctionDecl *> &Candidates) {
+    llvm::ArrayRef<const FunctionDecl *> Candidates) {
   std::vector<CheckpointSite> Sites;
   for (const FunctionDecl *FD : Candidates) {
     std::string Usr = usrOf(*FD);
@@ -307,7 +305,7 @@ EffectAnalysis::summary(const FunctionDecl *FD) const {
 class EffectAnalysis::SummarySolver {
 public:
   explicit SummarySolver(EffectAnalysis &A)
-      : A(A), SM(A.Ctx.getSourceManager()) {
+      : A(A) {
     Nodes.reserve(A.FunctionsWithBody);
     A.Summaries.reserve(A.FunctionsWithBody);
   }
@@ -338,7 +336,6 @@ private:
               llvm::DenseSet<EffectKey> &Seen);
 
   EffectAnalysis &A;
-  const SourceManager &SM;
   // By discovery order; a node is dropped once its component is solved
   // (what its callers need is in its summary then), so that only the
   // functions being solved hold their facts.

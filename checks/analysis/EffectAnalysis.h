@@ -106,7 +106,7 @@ private:
   void markReadsPartOfChange(FunctionSummary &S) const;
   // The sites of other TUs that checkpoint these functions defined here.
   std::vector<CheckpointSite>
-  remoteSites(const std::vector<const FunctionDecl *> &Candidates);
+  remoteSites(llvm::ArrayRef<const FunctionDecl *> Candidates);
   // What a call may run that this TU defines: the callee, and for a virtual
   // call every override defined here.
   const FunctionDecl *analysable(const FunctionDecl *FD) const;

@@ -134,6 +134,39 @@ bool exportSeed(const FunctionDecl &FD, const SourceManager &SM) {
 
 EffectAnalysis::EffectAnalysis(ASTContext &Ctx, const AnalysisSettings &S)
     : Ctx(Ctx) {
+  std::shared_ptr<const ModelSet> Models = configure(S);
+  if (!ConfigError.empty())
+    return; // the checks report the error and nothing else
+  Known = std::make_unique<KnownFunctions>(std::move(Models));
+  // What the program running the checks hands this TU; the plugin's
+  // summaries come from its option.
+  SummarySink Sink;
+  if (const AnalysisHost *Host = currentAnalysisHost()) {
+    External = Host->Summaries;
+    Sink = Host->Sink;
+  }
+  if (!External && !S.SummariesDir.empty())
+    External = readSummariesDir(S.SummariesDir);
+  walk(/*Exporting=*/bool(Sink));
+  // What this TU tells the others is what its functions do by themselves
+  // and whom they call, read by the one walk of each body (Prefetched),
+  // which the analysis below then takes over.
+  TUSummary Local;
+  if (Sink)
+    Local = exportSummary();
+  solve();
+  computeFindings();
+  if (Sink) {
+    for (const auto &[Usr, Hash] : UsedExternal)
+      Local.Dependencies.emplace_back(Usr, Hash);
+    Sink(std::move(Local));
+  }
+}
+
+// The configuration (.rematch.yaml, the options) and the models it names;
+// null, with ConfigError set, when either cannot be read.
+std::shared_ptr<const ModelSet>
+EffectAnalysis::configure(const AnalysisSettings &S) {
   std::optional<std::string> File;
   if (!S.ConfigFile.empty())
     File = S.ConfigFile;
@@ -150,15 +183,13 @@ EffectAnalysis::EffectAnalysis(ASTContext &Ctx, const AnalysisSettings &S)
     if (ConfigError.empty())
       ConfigError = "rematch: error: CheckpointFunctions: " +
                     llvm::toString(std::move(E));
-  {
-    llvm::SmallVector<llvm::StringRef, 4> Paths;
-    llvm::StringRef(S.Models).split(Paths, ',', -1, false);
-    for (llvm::StringRef P : Paths) {
-      llvm::SmallString<256> Abs(P.trim());
-      llvm::sys::fs::make_absolute(Abs);
-      if (!Abs.empty() && !llvm::is_contained(Cfg.Models, Abs.str()))
-        Cfg.Models.push_back(std::string(Abs));
-    }
+  llvm::SmallVector<llvm::StringRef, 4> Paths;
+  llvm::StringRef(S.Models).split(Paths, ',', -1, false);
+  for (llvm::StringRef P : Paths) {
+    llvm::SmallString<256> Abs(P.trim());
+    llvm::sys::fs::make_absolute(Abs);
+    if (!Abs.empty() && !llvm::is_contained(Cfg.Models, Abs.str()))
+      Cfg.Models.push_back(std::string(Abs));
   }
   llvm::Expected<std::shared_ptr<const ModelSet>> Models = modelsFor(Cfg);
   if (!Models) {
@@ -166,89 +197,72 @@ EffectAnalysis::EffectAnalysis(ASTContext &Ctx, const AnalysisSettings &S)
       ConfigError = llvm::toString(Models.takeError());
     else
       llvm::consumeError(Models.takeError());
+    return nullptr;
   }
-  if (!ConfigError.empty())
-    return; // the checks report the error and nothing else
-  Known = std::make_unique<KnownFunctions>(std::move(*Models));
-  // What the program running the checks hands this TU; the plugin's
-  // summaries come from its option.
-  const AnalysisHost *Host = currentAnalysisHost();
-  SummarySink Sink;
-  if (Host) {
-    External = Host->Summaries;
-    Sink = Host->Sink;
-  }
-  if (!External && !S.SummariesDir.empty())
-    External = readSummariesDir(S.SummariesDir);
-  {
-    const SourceManager &SM = Ctx.getSourceManager();
-    EntryPoints EP(Known->models());
-    GlobalUseCollector Uses;
-    std::vector<const FunctionDecl *> Candidates;
-    std::optional<CallReacher> Reach; // what another TU needs, transitively
-    // What a function's facts make wanted: its callees, as the summaries
-    // below follow them (Reached) or as the export does (Exported).
-    auto Expand = [&](TUWalk &Walk, const FunctionDecl &, const DirectFacts &F,
-                      uint8_t Why) {
-      std::vector<const FunctionDecl *> Targets;
-      for (const CallSite &C : F.Calls) {
-        if (Why & Reached) {
-          Targets.clear();
-          addTargets(C, Targets);
-          for (const FunctionDecl *T : Targets)
-            Walk.want(T, Reached);
-        }
-        const FunctionDecl *Local = nullptr;
-        if ((Why & Exported) && Reach &&
-            (*Reach)(C, Local) == CallReach::Local)
-          Walk.want(Local, Exported);
-      }
-    };
-    TUWalk Walk(Ctx, *Known, Pool, EP, External.get(),
-                {Sites, Overrides, Sink ? &Definitions : nullptr, Uses,
-                 FunctionsWithBody, Candidates, Prefetched},
-                Expand);
-    Walk.declarations();
-    std::vector<CheckpointSite> Remote = remoteSites(Candidates);
-    for (const CheckpointSite &Site : Remote)
-      for (const Callable &C : Site.Callables)
-        Walk.want(C.Body, Reached);
-    if (Sink) {
-      Reach.emplace(Definitions, *Known, SM);
-      for (const FunctionDecl *FD : Definitions)
-        if (exportSeed(*FD, SM))
-          Walk.want(FD, Exported);
-    }
-    size_t Declared = Candidates.size();
-    Walk.bodies();
-    ModifiableGlobals = Uses.result();
-    // Local classes' methods, found in the bodies.
-    std::vector<CheckpointSite> Nested =
-        remoteSites(llvm::ArrayRef(Candidates).drop_front(Declared));
-    for (CheckpointSite &Site : Remote)
-      Sites.push_back(std::move(Site));
-    for (CheckpointSite &Site : Nested)
-      Sites.push_back(std::move(Site));
-  }
+  return std::move(*Models);
+}
 
-  // What this TU tells the others is what its functions do by themselves
-  // and whom they call, read by the one walk of each body (Prefetched),
-  // which the analysis below then takes over.
-  TUSummary Local;
-  if (Sink)
-    Local = exportSummary();
+// The one walk of the translation unit (TUWalk.h): its sites, those of
+// other TUs that checkpoint what it defines, and the facts of every body
+// checkpointed code reaches or (Exporting) another TU may need.
+void EffectAnalysis::walk(bool Exporting) {
+  const SourceManager &SM = Ctx.getSourceManager();
+  EntryPoints EP(Known->models());
+  GlobalUseCollector Uses;
+  std::vector<const FunctionDecl *> Candidates;
+  std::optional<CallReacher> Reach; // what another TU needs, transitively
+  // What a function's facts make wanted: its callees, as the summaries
+  // below follow them (Reached) or as the export does (Exported).
+  auto Expand = [&](TUWalk &Walk, const FunctionDecl &, const DirectFacts &F,
+                    uint8_t Why) {
+    std::vector<const FunctionDecl *> Targets;
+    for (const CallSite &C : F.Calls) {
+      if (Why & Reached) {
+        Targets.clear();
+        addTargets(C, Targets);
+        for (const FunctionDecl *T : Targets)
+          Walk.want(T, Reached);
+      }
+      const FunctionDecl *Local = nullptr;
+      if ((Why & Exported) && Reach && (*Reach)(C, Local) == CallReach::Local)
+        Walk.want(Local, Exported);
+    }
+  };
+  TUWalk Walk(Ctx, *Known, Pool, EP, External.get(),
+              {Sites, Overrides, Exporting ? &Definitions : nullptr, Uses,
+               FunctionsWithBody, Candidates, Prefetched},
+              Expand);
+  Walk.declarations();
+  std::vector<CheckpointSite> Remote = remoteSites(Candidates);
+  for (const CheckpointSite &Site : Remote)
+    for (const Callable &C : Site.Callables)
+      Walk.want(C.Body, Reached);
+  if (Exporting) {
+    Reach.emplace(Definitions, *Known, SM);
+    for (const FunctionDecl *FD : Definitions)
+      if (exportSeed(*FD, SM))
+        Walk.want(FD, Exported);
+  }
+  size_t Declared = Candidates.size();
+  Walk.bodies();
+  ModifiableGlobals = Uses.result();
+  // Local classes' methods, found in the bodies.
+  std::vector<CheckpointSite> Nested =
+      remoteSites(llvm::ArrayRef(Candidates).drop_front(Declared));
+  for (CheckpointSite &Site : Remote)
+    Sites.push_back(std::move(Site));
+  for (CheckpointSite &Site : Nested)
+    Sites.push_back(std::move(Site));
+}
+
+// The summaries of everything the sites' callables reach.
+void EffectAnalysis::solve() {
   std::vector<const FunctionDecl *> Roots;
   for (const CheckpointSite &Site : Sites)
     for (const Callable &C : Site.Callables)
       Roots.push_back(C.Body);
   computeSummaries(Roots);
   Prefetched.clear();
-  computeFindings();
-  if (Sink) {
-    for (const auto &[Usr, Hash] : UsedExternal)
-      Local.Dependencies.emplace_back(Usr, Hash);
-    Sink(std::move(Local));
-  }
 }
 
 EffectAnalysis::~EffectAnalysis() = default;

@@ -103,6 +103,11 @@ public:
   GlobalChange globalChange(const Effect &E) const;
 
 private:
+  // The steps of the constructor.
+  std::shared_ptr<const ModelSet> configure(const AnalysisSettings &S);
+  void walk(bool Exporting);
+  void solve();
+
   void markReadsPartOfChange(FunctionSummary &S) const;
   // The sites of other TUs that checkpoint these functions defined here.
   std::vector<CheckpointSite>

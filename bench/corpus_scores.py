@@ -3,13 +3,14 @@
 
     corpus_scores.py --rematch BIN [--inputs DIR] [FILE.cpp ...]
 
-The corpus is the annotated check tests (tests/checks/*.cpp and
-tests/checks/frameworks/*.cpp by default): every `// expect:` annotation is
-a finding that must be reported, every other rematch warning in the file is a
-false alarm. A finding counts as found when a warning of its check is
-reported on its line (message texts are the tests' business, not this
-score's); a warning in another file (a framework header) is a false alarm. Prints per check: expected, true positives, false positives, false
-negatives, precision and recall; then the totals. Files whose REQUIRES paths
+The corpus is the annotated check tests (tests/checks/*.cpp,
+tests/checks/frameworks/*.cpp and tests/checks/aliases/*.cpp by default):
+every `// expect:` annotation is a finding that must be reported, every other
+rematch warning in the file is a false alarm. A finding counts as found when
+a warning of its check is reported on its line (message texts are the tests'
+business, not this score's); a warning in another file (a framework header)
+is a false alarm. Prints per check: expected, true positives, false
+positives, false negatives, precision and recall; then the totals. Files whose REQUIRES paths
 are missing are skipped, as the tests skip them. Run it with the binary of
 two revisions to compare them; it asserts nothing.
 """
@@ -77,7 +78,8 @@ def main():
     ns = ap.parse_args()
     files = ns.files or sorted(
         glob.glob(os.path.join(ROOT, "tests", "checks", "*.cpp")) +
-        glob.glob(os.path.join(ROOT, "tests", "checks", "frameworks", "*.cpp")))
+        glob.glob(os.path.join(ROOT, "tests", "checks", "frameworks", "*.cpp")) +
+        glob.glob(os.path.join(ROOT, "tests", "checks", "aliases", "*.cpp")))
     counts = collections.defaultdict(lambda: collections.Counter())
     for path in files:
         state = score_file(os.path.abspath(ns.rematch), os.path.abspath(ns.inputs),

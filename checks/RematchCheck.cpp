@@ -11,6 +11,10 @@ namespace clang::tidy::rematch {
 
 std::string quoted(llvm::StringRef S) { return ("'" + S + "'").str(); }
 
+std::string through(const EffectFacts &E) {
+  return E.Via.empty() ? std::string() : " through " + quoted(E.Via);
+}
+
 namespace {
 
 std::string callableText(const Callable &C) {
@@ -120,7 +124,7 @@ std::string RematchCheck::message(const Finding &F, const EffectChain &Chain,
                                   const EffectAnalysis &A) const {
   const EffectFacts &Last = *Chain.Last;
   const std::string What =
-      describeFor(Last, *F.Site) +
+      describeFor(Last, *F.Site) + through(Last) +
       (Last.May.empty() ? "" : " (may: " + Last.May + ")");
   std::string Message = callableText(*F.Target);
   if (!F.E->inherited()) {
@@ -172,6 +176,8 @@ void RematchCheck::report(const Finding &F, const EffectAnalysis &A,
   }
   if (InSystemHeader)
     noteStep(F.Target->Body, *F.E);
+  else
+    noteAlias(*F.E);
   noteChain(Chain, Ctx);
   if (SiteLoc.isValid()) {
     diag(SiteLoc,
@@ -191,7 +197,16 @@ void RematchCheck::noteStep(const FunctionDecl *In, const Effect &E) {
         << Name << quoted(displayName(E.Callee));
   else
     diag(E.Loc, "%0 %1 here", DiagnosticIDs::Note)
-        << Name << describe(E.facts());
+        << Name << describe(E.facts()) + through(E.facts());
+  noteAlias(E);
+}
+
+// Where the alias a change went through was taken from the object.
+void RematchCheck::noteAlias(const Effect &E) {
+  if (E.inherited() || E.AliasAt.isInvalid() || E.facts().Via.empty())
+    return;
+  diag(E.AliasAt, "%0 is an alias of %1 taken here", DiagnosticIDs::Note)
+      << quoted(E.facts().Via) << quoted(E.facts().Subject);
 }
 
 void RematchCheck::noteChain(const EffectChain &Chain, ASTContext &Ctx) {
@@ -227,7 +242,7 @@ void RematchCheck::noteChain(const EffectChain &Chain, ASTContext &Ctx) {
           << In << quoted(There.Callee);
     else
       diag(L, "%0 %1 here", DiagnosticIDs::Note)
-          << In << describe(*Chain.Last);
+          << In << describe(*Chain.Last) + through(*Chain.Last);
   }
 }
 

@@ -59,6 +59,8 @@ private:
                       const EffectAnalysis &A) const;
   // A note at one step in this TU: a call in In, or the effect itself.
   void noteStep(const FunctionDecl *In, const Effect &E);
+  // A note where the alias an own effect went through was taken.
+  void noteAlias(const Effect &E);
   // The notes that walk the chain from the callable to the effect.
   void noteChain(const EffectChain &Chain, ASTContext &Ctx);
 
@@ -74,6 +76,8 @@ private:
 
 // 'name' as a message argument.
 std::string quoted(llvm::StringRef S);
+// " through 'p'" for a change through an alias, else nothing.
+std::string through(const EffectFacts &E);
 
 } // namespace clang::tidy::rematch
 

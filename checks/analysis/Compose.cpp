@@ -34,11 +34,22 @@ struct Node {
   std::vector<const FunctionFacts *> Targets;
   std::vector<unsigned> TargetBegin;
   // The composed effects, own first; for each, the root of the callee's
-  // effect it was inherited from (Local for an own effect).
+  // effect it was inherited from (Local for an own effect), and whether
+  // that effect was a read only taking what the callee returns.
   std::vector<SummaryEffect> Effects;
-  std::vector<Root::Kind> Origin;
+  std::vector<Root> Origin;
+  std::vector<bool> OriginReturnedRead;
   llvm::DenseSet<uint64_t> Seen;
+  // Own effects through what a call returns, resolved as the callees'
+  // returns are; the composed returns; the calls written through.
+  std::vector<const SummaryEffect *> Through;
+  std::vector<SummaryReturn> Returns;
+  llvm::DenseSet<unsigned> WrittenThrough; // call indices
 };
+
+bool sameReturn(const SummaryReturn &A, const SummaryReturn &B) {
+  return A.R == B.R && A.VarUsr == B.VarUsr;
+}
 
 class Composer {
 public:
@@ -66,7 +77,8 @@ public:
       for (SummaryEffect &E : N.Effects)
         if (E.Target.K != Root::Capture) // no caller can map it
           F.Effects.push_back(std::move(E));
-      if (!F.Effects.empty())
+      F.Returns = std::move(N.Returns);
+      if (!F.Effects.empty() || !F.Returns.empty())
         Out->addFunction(std::move(F));
     }
     return Out;
@@ -110,8 +122,13 @@ private:
     for (unsigned V : SCC) {
       Node &N = Nodes[V];
       for (const SummaryEffect &E : N.F->Effects) {
+        if (E.Target.K == Root::Returned) {
+          N.Through.push_back(&E);
+          continue;
+        }
         N.Effects.push_back(E);
-        N.Origin.push_back(Root::Local);
+        N.Origin.push_back(Root::local());
+        N.OriginReturnedRead.push_back(false);
       }
       Recursive |= llvm::is_contained(N.Targets, N.F);
     }
@@ -129,10 +146,78 @@ private:
     }
   }
 
+  // What call CI of node V returns an alias of, in V's roots.
+  void returnedBy(unsigned V, unsigned CI, std::vector<SummaryReturn> &Out,
+                  unsigned Depth = 0) const {
+    const FunctionFacts &F = *Nodes[V].F;
+    if (CI >= F.Calls.size() || Depth > 8)
+      return;
+    const SummaryCall &C = F.Calls[CI];
+    for (unsigned TI = Nodes[V].TargetBegin[CI];
+         TI < Nodes[V].TargetBegin[CI + 1]; ++TI) {
+      const Node &T = Nodes[NodeOf.find(Nodes[V].Targets[TI])->second];
+      for (const SummaryReturn &X : T.Returns) {
+        std::optional<Root> R = mapRoot(X.R, C);
+        if (!R)
+          continue;
+        if (R->K == Root::Returned) { // pick(buf()): what buf() returns
+          returnedBy(V, R->Index, Out, Depth + 1);
+          continue;
+        }
+        SummaryReturn M;
+        M.R = *R;
+        if (R->K == Root::Static) {
+          M.VarUsr = X.VarUsr;
+          M.VarName = X.VarName;
+        }
+        if (llvm::none_of(Out, [&](const SummaryReturn &Y) {
+              return sameReturn(M, Y);
+            }))
+          Out.push_back(std::move(M));
+      }
+    }
+  }
+
+  // Appends E (from the callee's effect From, at call C, or own when C is
+  // null) with its target mapped to R; true if new.
+  bool add(unsigned V, const SummaryEffect &From, const SummaryCall *C,
+           Root R, Root Origin, bool OriginReturnedRead) {
+    const FunctionFacts &F = *Nodes[V].F;
+    SummaryEffect E;
+    E.Kind = From.Kind;
+    E.Target = R;
+    E.VarUsr = From.VarUsr;
+    if (!Nodes[V].Seen.insert(inheritedKey(E, C ? C->Loc : From.Chain.front().Loc))
+             .second)
+      return false;
+    static_cast<EffectFacts &>(E) = From;
+    if (!C) { // an own effect through a returned alias
+      E.Virtual = From.Virtual;
+      E.Chain = From.Chain;
+      E.MutatedAt = From.MutatedAt;
+      E.MutatedSlot = From.MutatedSlot;
+      E.AliasAt = From.AliasAt;
+    } else {
+      E.Virtual = C->Virtual || From.Virtual;
+      E.Chain.reserve(From.Chain.size() + 1);
+      E.Chain.push_back({F.Name, C->CalleeName, C->Loc});
+      E.Chain.insert(E.Chain.end(), From.Chain.begin(), From.Chain.end());
+    }
+    Nodes[V].Effects.push_back(std::move(E));
+    Nodes[V].Origin.push_back(Origin);
+    Nodes[V].OriginReturnedRead.push_back(OriginReturnedRead);
+    return true;
+  }
+
   // Appends what the calls of node V bring in; true if it grew.
   bool inherit(unsigned V) {
     bool Grew = false;
     const FunctionFacts &F = *Nodes[V].F;
+    auto ReturnsCall = [&](unsigned CI) {
+      return llvm::any_of(F.Returns, [&](const SummaryReturn &X) {
+        return X.R == Root::of(Root::Returned, CI);
+      });
+    };
     for (unsigned CI = 0; CI < F.Calls.size(); ++CI) {
       const SummaryCall &C = F.Calls[CI];
       for (unsigned TI = Nodes[V].TargetBegin[CI];
@@ -146,40 +231,88 @@ private:
           std::optional<Root> R = mapRoot(From.Target, C);
           if (!R)
             continue;
-          SummaryEffect E;
-          E.Kind = From.Kind;
-          E.Target = *R;
-          E.VarUsr = From.VarUsr;
-          if (!Nodes[V].Seen.insert(inheritedKey(E, C.Loc)).second)
-            continue;
-          static_cast<EffectFacts &>(E) = From;
-          E.Virtual = C.Virtual || From.Virtual || Override;
-          E.Chain.reserve(From.Chain.size() + 1);
-          E.Chain.push_back({F.Name, C.CalleeName, C.Loc});
-          E.Chain.insert(E.Chain.end(), From.Chain.begin(), From.Chain.end());
-          Root::Kind Origin = From.Target.K;
-          Nodes[V].Effects.push_back(std::move(E));
-          Nodes[V].Origin.push_back(Origin);
-          Grew = true;
+          std::vector<SummaryReturn> Roots;
+          if (R->K == Root::Returned) { // `stats().record(x)`
+            returnedBy(V, R->Index, Roots);
+            if (!Roots.empty() && From.Kind != EffectKind::GlobalRead)
+              Nodes[V].WrittenThrough.insert(R->Index);
+          } else {
+            Roots.push_back({*R, {}, {}});
+          }
+          // Copied: adding may move the callee's effects (T may be F).
+          SummaryEffect Copy = From;
+          if (Override)
+            Copy.Virtual = true;
+          bool Read = Copy.ReturnedRead;
+          Copy.ReturnedRead = Read && ReturnsCall(CI);
+          for (const SummaryReturn &X : Roots)
+            Grew |= add(V, Copy, &C, X.R, From.Target, Read);
         }
       }
+    }
+    // Own changes through what a call returns, named by the global it is.
+    for (const SummaryEffect *E : Nodes[V].Through) {
+      std::vector<SummaryReturn> Roots;
+      returnedBy(V, E->Target.Index, Roots);
+      if (!Roots.empty())
+        Nodes[V].WrittenThrough.insert(E->Target.Index);
+      for (const SummaryReturn &X : Roots) {
+        SummaryEffect Named = *E;
+        if (!X.VarName.empty())
+          Named.Subject = X.VarName;
+        Grew |= add(V, Named, nullptr, X.R, Root::local(), false);
+      }
+    }
+    for (const SummaryReturn &X : F.Returns) {
+      std::vector<SummaryReturn> Roots;
+      if (X.R.K == Root::Returned)
+        returnedBy(V, X.R.Index, Roots);
+      else
+        Roots.push_back(X);
+      for (SummaryReturn &R : Roots)
+        if (llvm::none_of(Nodes[V].Returns, [&](const SummaryReturn &Y) {
+              return sameReturn(R, Y);
+            })) {
+          Nodes[V].Returns.push_back(std::move(R));
+          Grew = true;
+        }
     }
     return Grew;
   }
 
   // `g_stats.record(x)`, where record() changes its object: the read of
-  // g_stats is part of that change and reported with it, not on its own.
-  static void dropReadsPartOfChange(Node &N) {
+  // g_stats is part of that change and reported with it, not on its own;
+  // so is reading g_buf to pass it to `fill(p, n)`, which writes its
+  // parameter, and a callee's read that only takes the alias it returns
+  // when this function writes through it.
+  void dropReadsPartOfChange(Node &N) {
     std::vector<bool> Drop(N.Effects.size(), false);
     bool Any = false;
-    for (unsigned I = 0; I < N.F->Effects.size(); ++I) {
+    const FunctionFacts &F = *N.F;
+    for (unsigned I = 0; I < N.Effects.size(); ++I) {
       const SummaryEffect &R = N.Effects[I];
-      if (R.Kind != EffectKind::GlobalRead || !R.MutatedAt.Line)
+      if (R.Kind != EffectKind::GlobalRead)
         continue;
-      for (unsigned M = N.F->Effects.size(); M < N.Effects.size(); ++M) {
+      if (N.Origin[I].K != Root::Local) {
+        // Inherited at a call whose returned alias this function writes.
+        if (N.OriginReturnedRead[I])
+          for (unsigned CI : N.WrittenThrough)
+            if (samePlace(F.Calls[CI].Loc, R.Chain.front().Loc)) {
+              Drop[I] = Any = true;
+              break;
+            }
+        continue;
+      }
+      if (!R.MutatedAt.Line)
+        continue;
+      Root Changed = R.MutatedSlot == 0
+                         ? Root::of(Root::This)
+                         : Root::of(Root::Param, R.MutatedSlot - 1);
+      for (unsigned M = 0; M < N.Effects.size(); ++M) {
         const SummaryEffect &Change = N.Effects[M];
-        if (N.Origin[M] == Root::This && Change.Target.K == Root::Static &&
+        if (N.Origin[M] == Changed && Change.Target.K == Root::Static &&
             Change.Kind != EffectKind::GlobalRead &&
+            Change.Chain.size() > 1 &&
             samePlace(Change.Chain.front().Loc, R.MutatedAt)) {
           Drop[I] = Any = true;
           break;
@@ -192,10 +325,12 @@ private:
     for (unsigned I = 0; I < N.Effects.size(); ++I)
       if (!Drop[I]) {
         N.Effects[Kept] = std::move(N.Effects[I]);
-        N.Origin[Kept++] = N.Origin[I];
+        N.Origin[Kept] = N.Origin[I];
+        N.OriginReturnedRead[Kept++] = N.OriginReturnedRead[I];
       }
     N.Effects.resize(Kept);
     N.Origin.resize(Kept);
+    N.OriginReturnedRead.resize(Kept);
   }
 
   std::shared_ptr<ExternalSummaries> Out;

@@ -45,6 +45,10 @@ struct Root {
     Capture,       // a by-reference capture, a mutable lambda's copy, or
                    // what a captured pointer points to
     Unconditional, // not about state: logging, I/O, clocks, hidden RNG
+    // What the function's call number Index returns an alias of: known
+    // only from the callee's summary, and resolved with it (never left in
+    // a finished summary).
+    Returned,
   };
   Kind K = Local;
   // A parameter's index: clang allows no more than 2^16 - 1 parameters.
@@ -59,7 +63,7 @@ struct Root {
   }
   bool isOutside() const { return K != Local; }
   bool operator==(const Root &O) const {
-    return K == O.K && (K != Param || Index == O.Index);
+    return K == O.K && ((K != Param && K != Returned) || Index == O.Index);
   }
 };
 
@@ -77,6 +81,10 @@ struct EffectFacts {
   std::string RngSourceText;
   std::string Draws;
   std::string May;
+  // The alias the change went through ('p' in `float *p = g_buffer; p[0] =
+  // 1;`, whose Subject is then 'g_buffer'); empty when the object was
+  // named directly.
+  std::string Via;
 };
 
 // The facts of one analysis' own effects, each distinct one kept once: many
@@ -94,7 +102,7 @@ private:
     size_t operator()(const EffectFacts &F) const {
       return llvm::hash_combine(static_cast<unsigned>(F.Kind), F.Subject,
                                 F.Detail, F.RngSource, F.RngSourceText,
-                                F.Draws, F.May);
+                                F.Draws, F.May, F.Via);
     }
   };
   struct Same {
@@ -102,7 +110,7 @@ private:
       return A.Kind == B.Kind && A.Subject == B.Subject &&
              A.Detail == B.Detail && A.RngSource == B.RngSource &&
              A.RngSourceText == B.RngSourceText && A.Draws == B.Draws &&
-             A.May == B.May;
+             A.May == B.May && A.Via == B.Via;
     }
   };
   std::unordered_set<EffectFacts, Hash, Same> Pool; // nodes do not move
@@ -134,12 +142,21 @@ struct Effect {
   bool Spelled = false; // Var was named unqualified at Loc (fix-it is safe)
   bool PartOfChange = false; // see MutatedAt: set once the summary is complete
   bool Virtual = false; // a virtual call on the way: the effect may happen
+  // A global read that only takes an alias the function returns (`return
+  // s_stats;` from `Stats &stats()`): part of the change when a caller
+  // writes through what it returns.
+  bool ReturnedRead = false;
   Root Target;
+  // With MutatedAt: what the call does with the read object: 0 it is the
+  // object of the call, I + 1 it is (or an alias of it is) argument I.
+  std::uint16_t MutatedSlot = 0;
   SourceLocation Loc;  // the effect, or the call it comes through
   // A global read as the object of a non-const member call made at
   // MutatedAt: when the callee changes its object there, the read is part
   // of that change and not reported on its own.
   SourceLocation MutatedAt;
+  // A change through an alias (Facts->Via): where the alias was taken.
+  SourceLocation AliasAt;
   unsigned CalleeEffect = 0; // inherited only: see Callee
   // Never null in a summary. Held by the analysis (its FactsPool), or by
   // the other TUs' summaries (ExternalSummaries), which the analysis holds
@@ -166,7 +183,7 @@ struct Effect {
   const std::string *ExternalUsr = nullptr;
   const FunctionDecl *Called = nullptr; // the callee as written at the call
 };
-static_assert(sizeof(void *) != 8 || sizeof(Effect) <= 80,
+static_assert(sizeof(void *) != 8 || sizeof(Effect) <= 88,
               "an Effect is held once per call chain: keep it small");
 
 // One call made by a function, with the roots of what the callee can reach.
@@ -198,10 +215,26 @@ std::optional<Root> mapRoot(const Root &R, const Call &C) {
     return std::nullopt;
   case Root::Capture:
   case Root::Local:
+  case Root::Returned: // resolved in its own function's summary
     return std::nullopt;
   }
   return std::nullopt;
 }
+
+// What a function returns an alias of, seen from the function: a global
+// (Static, with its declaration here or its USR in another TU's summary),
+// its object (This), a parameter's object (Param), or in its direct facts
+// what one of its calls returns (Returned).
+struct ReturnedAlias {
+  Root R;
+  const VarDecl *Var = nullptr;         // Static, in this TU
+  const std::string *VarUsr = nullptr;  // Static, in another TU's summary
+  const std::string *VarName = nullptr; // its name there, for messages
+  bool operator==(const ReturnedAlias &O) const {
+    return R == O.R && Var == O.Var &&
+           (VarUsr == O.VarUsr || (VarUsr && O.VarUsr && *VarUsr == *O.VarUsr));
+  }
+};
 
 } // namespace clang::tidy::rematch
 

@@ -340,14 +340,31 @@ private:
     // Targets[TargetBegin[I] .. TargetBegin[I + 1]).
     std::vector<const FunctionDecl *> Targets;
     std::vector<unsigned> TargetBegin;
+    // Own effects through what a call returns (Root::Returned), resolved
+    // into the summary as the callees' summaries say.
+    std::vector<Effect> Through;
+    // The calls (by location) whose returned alias is written through.
+    llvm::DenseSet<unsigned> WrittenThrough;
   };
 
   bool inherit(Node &N, FunctionSummary &S, llvm::DenseSet<EffectKey> &Seen);
   template <class From>
-  bool append(const CallSite &C, const From &F, unsigned I,
+  bool append(Node &N, unsigned CI, const From &F, unsigned I,
               const FunctionDecl *Callee, bool External,
               const std::string *OverrideUsr, FunctionSummary &S,
               llvm::DenseSet<EffectKey> &Seen);
+  template <class From>
+  bool appendAt(Node &N, unsigned CI, const From &F, unsigned I,
+                const FunctionDecl *Callee, bool External,
+                const std::string *OverrideUsr, Root R, FunctionSummary &S,
+                llvm::DenseSet<EffectKey> &Seen);
+  // What call CI of N returns an alias of, in N's roots.
+  void returnedBy(const Node &N, unsigned CI,
+                  llvm::SmallVectorImpl<ReturnedAlias> &Out,
+                  unsigned Depth = 0) const;
+  // E, an own effect through what call CI returns, once per root.
+  bool resolveThrough(Node &N, const Effect &E, FunctionSummary &S,
+                      llvm::DenseSet<EffectKey> &Seen);
 
   EffectAnalysis &A;
   // By discovery order; a node is dropped once its component is solved
@@ -389,18 +406,42 @@ void EffectAnalysis::addTargets(const CallSite &C,
   }
 }
 
-// Effect I of a callee, seen at C: mapped to this function's roots, once per
+// Effect I of a callee, seen at call CI of N: mapped to N's roots, once per
 // key. F is an Effect of a summary of this TU, or a SummaryEffect of another
-// TU's (External; of an override there when OverrideUsr is set). The effect
-// is complete before it is appended: F may be in S itself (recursion).
+// TU's (External; of an override there when OverrideUsr is set). Mapped
+// onto what another call returns (`stats().record(x)`), it lands on what
+// that returns an alias of.
 template <class From>
 bool EffectAnalysis::SummarySolver::append(
-    const CallSite &C, const From &F, unsigned I, const FunctionDecl *Callee,
-    bool External, const std::string *OverrideUsr, FunctionSummary &S,
-    llvm::DenseSet<EffectKey> &Seen) {
+    Node &N, unsigned CI, const From &F, unsigned I,
+    const FunctionDecl *Callee, bool External, const std::string *OverrideUsr,
+    FunctionSummary &S, llvm::DenseSet<EffectKey> &Seen) {
+  const CallSite &C = N.Facts.Calls[CI];
   std::optional<Root> R = mapRoot(F.Target, C);
   if (!R)
     return false;
+  if (R->K != Root::Returned)
+    return appendAt(N, CI, F, I, Callee, External, OverrideUsr, *R, S, Seen);
+  llvm::SmallVector<ReturnedAlias, 2> Roots;
+  returnedBy(N, R->Index, Roots);
+  bool Grew = false;
+  for (const ReturnedAlias &RA : Roots) {
+    Grew |= appendAt(N, CI, F, I, Callee, External, OverrideUsr, RA.R, S, Seen);
+    if (F.Kind != EffectKind::GlobalRead)
+      N.WrittenThrough.insert(N.Facts.Calls[R->Index].Loc.getRawEncoding());
+  }
+  return Grew;
+}
+
+// The effect F inherited at call CI with its target mapped to R. The
+// effect is complete before it is appended: F may be in S itself
+// (recursion).
+template <class From>
+bool EffectAnalysis::SummarySolver::appendAt(
+    Node &N, unsigned CI, const From &F, unsigned I,
+    const FunctionDecl *Callee, bool External, const std::string *OverrideUsr,
+    Root R, FunctionSummary &S, llvm::DenseSet<EffectKey> &Seen) {
+  const CallSite &C = N.Facts.Calls[CI];
   const VarDecl *Var = nullptr;
   bool PartOfChange = false;
   const std::string *VarUsr = nullptr;
@@ -411,10 +452,17 @@ bool EffectAnalysis::SummarySolver::append(
   } else if (!F.VarUsr.empty()) {
     VarUsr = &F.VarUsr;
   }
-  if (!Seen.insert(inheritedKey(F.Kind, *R, C.Loc, Var, textOf(VarUsr),
+  if (!Seen.insert(inheritedKey(F.Kind, R, C.Loc, Var, textOf(VarUsr),
                                 PartOfChange))
            .second)
     return false;
+  // A read that only takes what the callee returns stays one while this
+  // function returns that too.
+  bool ReturnedRead =
+      F.ReturnedRead &&
+      llvm::any_of(N.Facts.Returns, [&](const ReturnedAlias &RA) {
+        return RA.R == Root::of(Root::Returned, CI);
+      });
   // In place when there is room: F may be in S itself (recursion), and only
   // a reallocation would move it.
   std::optional<Effect> Local;
@@ -425,12 +473,13 @@ bool EffectAnalysis::SummarySolver::append(
   else // a SummaryEffect, held by the other TUs' summaries
     E.setFacts(&F);
   E.From = External ? Effect::Origin::OtherTU : Effect::Origin::Callee;
-  E.Target = *R;
+  E.Target = R;
   E.Loc = C.Loc;
   E.Callee = Callee;
   E.VarUsr = VarUsr;
   E.Var = Var;
   E.PartOfChange = PartOfChange;
+  E.ReturnedRead = ReturnedRead;
   E.CalleeEffect = I;
   E.Called = C.Callee;
   E.ExternalUsr = OverrideUsr;
@@ -438,6 +487,79 @@ bool EffectAnalysis::SummarySolver::append(
   if (!InPlace)
     S.Effects.push_back(std::move(*Local));
   return true;
+}
+
+namespace {
+// A returned alias as another TU's summary records it, for this TU's
+// solver.
+ReturnedAlias returnedAliasOf(const SummaryReturn &X) {
+  ReturnedAlias RA;
+  RA.R = X.R;
+  if (X.R.K == Root::Static) {
+    RA.VarUsr = &X.VarUsr;
+    RA.VarName = &X.VarName;
+  }
+  return RA;
+}
+} // namespace
+
+void EffectAnalysis::SummarySolver::returnedBy(
+    const Node &N, unsigned CI, llvm::SmallVectorImpl<ReturnedAlias> &Out,
+    unsigned Depth) const {
+  if (CI >= N.Facts.Calls.size() || Depth > 8)
+    return;
+  const CallSite &C = N.Facts.Calls[CI];
+  auto MapOne = [&](const ReturnedAlias &RA) {
+    std::optional<Root> R = mapRoot(RA.R, C);
+    if (!R)
+      return;
+    if (R->K == Root::Returned) // pick(buf()): what buf() returns
+      return returnedBy(N, R->Index, Out, Depth + 1);
+    ReturnedAlias M = R->K == Root::Static ? RA : ReturnedAlias();
+    M.R = *R;
+    if (!llvm::is_contained(Out, M))
+      Out.push_back(M);
+  };
+  for (unsigned TI = N.TargetBegin[CI]; TI < N.TargetBegin[CI + 1]; ++TI)
+    if (auto It = A.Summaries.find(N.Targets[TI]); It != A.Summaries.end())
+      for (const ReturnedAlias &RA : It->second->Returns)
+        MapOne(RA);
+  if (const FunctionEffects *Ext = A.externalEffects(C.Callee))
+    for (const SummaryReturn &X : Ext->Returns)
+      MapOne(returnedAliasOf(X));
+  for (const SummaryOverride *O : A.remoteOverrides(C))
+    if (const FunctionEffects *Ext = A.External->lookup(O->Override))
+      for (const SummaryReturn &X : Ext->Returns)
+        MapOne(returnedAliasOf(X));
+}
+
+bool EffectAnalysis::SummarySolver::resolveThrough(
+    Node &N, const Effect &E, FunctionSummary &S,
+    llvm::DenseSet<EffectKey> &Seen) {
+  llvm::SmallVector<ReturnedAlias, 2> Roots;
+  returnedBy(N, E.Target.Index, Roots);
+  bool Grew = false;
+  for (const ReturnedAlias &RA : Roots) {
+    Effect X = E;
+    X.Target = RA.R;
+    // Named by the global the callee returns (`stats()` returns 's_stats').
+    std::string Name = RA.Var       ? canonicalName(*RA.Var)
+                       : RA.VarName ? *RA.VarName
+                                    : std::string();
+    if (!Name.empty() && Name != E.facts().Subject) {
+      EffectFacts F = E.facts();
+      F.Subject = std::move(Name);
+      X.setFacts(A.Pool.intern(std::move(F)));
+    }
+    if (!Seen.insert(keyOf(X)).second)
+      continue;
+    S.Effects.push_back(X);
+    Grew = true;
+  }
+  if (!Roots.empty())
+    N.WrittenThrough.insert(
+        N.Facts.Calls[E.Target.Index].Loc.getRawEncoding());
+  return Grew;
 }
 
 // Appends to N's summary what its calls bring in; true if it grew.
@@ -456,13 +578,13 @@ bool EffectAnalysis::SummarySolver::inherit(Node &N, FunctionSummary &S,
       // (and move) while we append to it.
       const std::vector<Effect> &CalleeEffects = It->second->Effects;
       for (unsigned I = 0, Count = CalleeEffects.size(); I < Count; ++I)
-        Grew |= append(C, CalleeEffects[I], I, Def, /*External=*/false,
+        Grew |= append(N, CI, CalleeEffects[I], I, Def, /*External=*/false,
                        nullptr, S, Seen);
     }
     auto AppendAll = [&](const FunctionEffects &Ext,
                          const std::string *OverrideUsr) {
       for (unsigned I = 0; I < Ext.Effects.size(); ++I)
-        Grew |= append(C, Ext.Effects[I], I, C.Callee, /*External=*/true,
+        Grew |= append(N, CI, Ext.Effects[I], I, C.Callee, /*External=*/true,
                        OverrideUsr, S, Seen);
     };
     if (const FunctionEffects *Ext = A.externalEffects(C.Callee))
@@ -470,6 +592,22 @@ bool EffectAnalysis::SummarySolver::inherit(Node &N, FunctionSummary &S,
     for (const SummaryOverride *O : A.remoteOverrides(C))
       if (const FunctionEffects *Ext = A.External->lookup(O->Override))
         AppendAll(*Ext, &O->Override);
+  }
+  // Own changes through what a call returns, and what the function itself
+  // returns an alias of.
+  for (const Effect &E : N.Through)
+    Grew |= resolveThrough(N, E, S, Seen);
+  for (const ReturnedAlias &RA : N.Facts.Returns) {
+    llvm::SmallVector<ReturnedAlias, 2> Roots;
+    if (RA.R.K == Root::Returned)
+      returnedBy(N, RA.R.Index, Roots);
+    else
+      Roots.push_back(RA);
+    for (const ReturnedAlias &R : Roots)
+      if (!llvm::is_contained(S.Returns, R)) {
+        S.Returns.push_back(R);
+        Grew = true;
+      }
   }
   return Grew;
 }
@@ -486,6 +624,13 @@ void EffectAnalysis::SummarySolver::solveComponent(
     Node &N = *Nodes[SCC[I]];
     auto S = std::make_unique<FunctionSummary>();
     S->Effects = std::move(N.Facts.Effects);
+    // Changes through what a call returns wait for the callees' summaries.
+    auto Through = llvm::partition(S->Effects, [](const Effect &E) {
+      return E.Target.K != Root::Returned;
+    });
+    N.Through.assign(std::make_move_iterator(Through),
+                     std::make_move_iterator(S->Effects.end()));
+    S->Effects.erase(Through, S->Effects.end());
     for (const Effect &E : S->Effects)
       Seen[I].insert(keyOf(E));
     // Room for what the callees can bring, so that appending does not move
@@ -508,8 +653,8 @@ void EffectAnalysis::SummarySolver::solveComponent(
     if (!Recursive)
       break; // the callees' summaries were final already
   }
-  for (FunctionSummary *S : Out)
-    A.markReadsPartOfChange(*S);
+  for (unsigned I = 0; I < SCC.size(); ++I)
+    A.markReadsPartOfChange(*Out[I], Nodes[SCC[I]]->WrittenThrough);
   for (unsigned I : SCC) // what the callers need is in the summaries now
     Nodes[I].reset();
 }
@@ -583,29 +728,56 @@ EffectAnalysis::globalChange(const Effect &E) const {
 }
 
 // `g_stats.record(x)`, where record() changes its object: reading g_stats
-// only to change it is part of the change, which its own check reports. A
-// read through a call whose callee leaves the object as it was stays a read.
-// Run on a complete summary, before any caller inherits from it.
-void EffectAnalysis::markReadsPartOfChange(FunctionSummary &S) const {
+// only to change it is part of the change, which its own check reports; so
+// is reading g_buf to pass it (or an alias of it) to `fill(p, n)`, which
+// writes through its parameter, and reading s_stats in `Stats &stats() {
+// return s_stats; }` when the caller writes through what stats() returns.
+// A read through a call whose callee leaves the object as it was stays a
+// read. Run on a complete summary, before any caller inherits from it.
+void EffectAnalysis::markReadsPartOfChange(
+    FunctionSummary &S, const llvm::DenseSet<unsigned> &WrittenThrough) const {
+  // The callee's own effect that an inherited effect M comes from.
+  auto Origin = [&](const Effect &M) -> std::optional<Root> {
+    if (M.From == Effect::Origin::OtherTU) {
+      const FunctionEffects *Ext = externalOf(M);
+      if (Ext && M.CalleeEffect < Ext->Effects.size())
+        return Ext->Effects[M.CalleeEffect].Target;
+    } else if (const FunctionSummary *CS = summary(M.Callee)) {
+      if (M.CalleeEffect < CS->Effects.size())
+        return CS->Effects[M.CalleeEffect].Target;
+    }
+    return std::nullopt;
+  };
+  auto ReturnedRead = [&](const Effect &M) {
+    if (M.From == Effect::Origin::OtherTU) {
+      const FunctionEffects *Ext = externalOf(M);
+      return Ext && M.CalleeEffect < Ext->Effects.size() &&
+             Ext->Effects[M.CalleeEffect].ReturnedRead;
+    }
+    const FunctionSummary *CS = summary(M.Callee);
+    return CS && M.CalleeEffect < CS->Effects.size() &&
+           CS->Effects[M.CalleeEffect].ReturnedRead;
+  };
   for (Effect &R : S.Effects) {
-    if (R.Kind != EffectKind::GlobalRead || R.inherited() ||
-        R.MutatedAt.isInvalid())
+    if (R.Kind != EffectKind::GlobalRead || R.PartOfChange)
       continue;
+    if (R.inherited()) {
+      if (WrittenThrough.contains(R.Loc.getRawEncoding()) && ReturnedRead(R))
+        R.PartOfChange = true;
+      continue;
+    }
+    if (R.MutatedAt.isInvalid())
+      continue;
+    // The object of the call (slot 0), or argument MutatedSlot - 1.
+    Root Changed = R.MutatedSlot == 0
+                       ? Root::of(Root::This)
+                       : Root::of(Root::Param, R.MutatedSlot - 1);
     for (const Effect &M : S.Effects) {
       if (!M.inherited() || M.Loc != R.MutatedAt ||
           M.Kind == EffectKind::GlobalRead || M.Target.K != Root::Static)
         continue;
-      // The callee's own effect was on *this, which the call maps to g.
-      Root::Kind Origin = Root::Local;
-      if (M.From == Effect::Origin::OtherTU) {
-        const FunctionEffects *Ext = externalOf(M);
-        if (Ext && M.CalleeEffect < Ext->Effects.size())
-          Origin = Ext->Effects[M.CalleeEffect].Target.K;
-      } else if (const FunctionSummary *CS = summary(M.Callee)) {
-        if (M.CalleeEffect < CS->Effects.size())
-          Origin = CS->Effects[M.CalleeEffect].Target.K;
-      }
-      if (Origin == Root::This) {
+      // The callee's own effect was on what the call maps to g.
+      if (Origin(M) == Changed) {
         R.PartOfChange = true;
         break;
       }
@@ -924,9 +1096,24 @@ SummaryEffect exportEffect(const Effect &E, const std::string &Function,
   X.Target = E.Target;
   X.VarUsr = E.Var ? Usr(E.Var->getCanonicalDecl()) : E.varUsr().str();
   X.Chain.push_back({Function, "", Where(E.Loc)});
-  if (E.MutatedAt.isValid())
+  if (E.MutatedAt.isValid()) {
     X.MutatedAt = Where(E.MutatedAt);
+    X.MutatedSlot = E.MutatedSlot;
+  }
+  if (E.AliasAt.isValid())
+    X.AliasAt = Where(E.AliasAt);
+  X.ReturnedRead = E.ReturnedRead;
   return X;
+}
+
+// A root that names a call (Root::Returned) by its place among the calls a
+// summary keeps (Kept: -1 when not kept); nothing when that call is not.
+std::optional<Root> keptRoot(Root R, llvm::ArrayRef<int> Kept) {
+  if (R.K != Root::Returned)
+    return R;
+  if (R.Index >= Kept.size() || Kept[R.Index] < 0)
+    return std::nullopt;
+  return Root::of(Root::Returned, unsigned(Kept[R.Index]));
 }
 
 // A call as a summary records it; none when its callee has no USR.
@@ -979,12 +1166,14 @@ void EffectAnalysis::describeFunctions(TUSummary &S) {
     return E.Target.isOutside() && E.Target.K != Root::Capture;
   };
   // Which functions may have effects: those with their own or an external
-  // call, then every caller of one, up the local call graph.
+  // call, or that return an alias (a caller may write through it), then
+  // every caller of one, up the local call graph.
   std::vector<bool> May(Defs.size(), false);
   std::vector<std::vector<unsigned>> Callers(Defs.size());
   std::vector<unsigned> Work;
   for (unsigned I = 0; I < Defs.size(); ++I) {
-    May[I] = llvm::any_of(Facts[I].Effects, exported);
+    May[I] = llvm::any_of(Facts[I].Effects, exported) ||
+             !Facts[I].Returns.empty();
     for (const CallSite &C : Facts[I].Calls) {
       const FunctionDecl *Local = nullptr;
       CallReach R = reach(C, Local);
@@ -1008,17 +1197,59 @@ void EffectAnalysis::describeFunctions(TUSummary &S) {
       continue;
     Out.Name = displayName(Defs[I]);
     const DirectFacts &F = Facts[I];
+    // The calls kept: those that may have effects, and those whose result
+    // the function changes, passes on or returns (Root::Returned).
+    std::vector<bool> Named(F.Calls.size(), false);
+    auto Name = [&](Root R) {
+      if (R.K == Root::Returned && R.Index < Named.size())
+        Named[R.Index] = true;
+    };
     for (const Effect &E : F.Effects)
-      if (exported(E))
-        Out.Effects.push_back(exportEffect(E, Out.Name, Where, Usr));
+      Name(E.Target);
+    for (const ReturnedAlias &RA : F.Returns)
+      Name(RA.R);
     for (const CallSite &C : F.Calls) {
+      Name(C.Object);
+      llvm::for_each(C.Args, Name);
+    }
+    std::vector<int> Kept(F.Calls.size(), -1);
+    for (unsigned CI = 0; CI < F.Calls.size(); ++CI) {
+      const CallSite &C = F.Calls[CI];
       const FunctionDecl *Local = nullptr;
       CallReach R = reach(C, Local);
-      if (R == CallReach::Nothing ||
-          (R == CallReach::Local && !May[IndexOf.find(Local)->second]))
+      if (!Named[CI] &&
+          (R == CallReach::Nothing ||
+           (R == CallReach::Local && !May[IndexOf.find(Local)->second])))
         continue;
-      if (std::optional<SummaryCall> X = exportCall(C, Where, Usr))
+      if (std::optional<SummaryCall> X = exportCall(C, Where, Usr)) {
+        Kept[CI] = Out.Calls.size();
         Out.Calls.push_back(std::move(*X));
+      }
+    }
+    for (SummaryCall &X : Out.Calls) {
+      X.Object = keptRoot(X.Object, Kept).value_or(Root::local());
+      for (Root &A : X.Args)
+        A = keptRoot(A, Kept).value_or(Root::local());
+    }
+    for (const Effect &E : F.Effects)
+      if (exported(E))
+        if (std::optional<Root> R = keptRoot(E.Target, Kept)) {
+          Out.Effects.push_back(exportEffect(E, Out.Name, Where, Usr));
+          Out.Effects.back().Target = *R;
+        }
+    for (const ReturnedAlias &RA : F.Returns) {
+      std::optional<Root> R = keptRoot(RA.R, Kept);
+      if (!R)
+        continue;
+      SummaryReturn X;
+      X.R = *R;
+      if (R->K == Root::Static) {
+        if (!RA.Var)
+          continue;
+        X.VarUsr = cachedUsr(RA.Var->getCanonicalDecl());
+        X.VarName = canonicalName(*RA.Var);
+      }
+      Out.Returns.push_back(std::move(X));
     }
     S.Functions.push_back(std::move(Out));
   }

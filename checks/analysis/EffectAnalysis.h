@@ -31,6 +31,8 @@ namespace clang::tidy::rematch {
 
 struct FunctionSummary {
   std::vector<Effect> Effects; // own effects first, then inherited ones
+  // What it returns an alias of (globals, *this, parameters' objects).
+  std::vector<ReturnedAlias> Returns;
 };
 
 struct Finding {
@@ -108,7 +110,10 @@ private:
   void walk(bool Exporting);
   void solve();
 
-  void markReadsPartOfChange(FunctionSummary &S) const;
+  // WrittenThrough: the calls (by location) whose returned alias the
+  // function writes through.
+  void markReadsPartOfChange(FunctionSummary &S,
+                             const llvm::DenseSet<unsigned> &WrittenThrough) const;
   // The sites of other TUs that checkpoint these functions defined here.
   std::vector<CheckpointSite>
   remoteSites(llvm::ArrayRef<const FunctionDecl *> Candidates);

@@ -1,6 +1,7 @@
 //===--- EffectCollector.cpp - the direct effects of one body -------------===//
 
 #include "EffectCollector.h"
+#include "Aliases.h"
 #include "CheckpointSites.h"
 #include "StmtWalk.h"
 #include "clang/AST/ASTContext.h"
@@ -78,17 +79,6 @@ std::optional<bool> boolValue(const Expr *E, const ASTContext &Ctx) {
   if (E && !E->isValueDependent() && E->EvaluateAsBooleanCondition(B, Ctx))
     return B;
   return std::nullopt;
-}
-
-// std::move, std::forward and std::as_const: casts written as calls. What
-// they return is their argument's object.
-bool isIdentityCall(const CallExpr &CE) {
-  const FunctionDecl *FD = CE.getDirectCallee();
-  if (!FD || CE.getNumArgs() != 1 || !FD->getIdentifier() ||
-      !FD->isInStdNamespace())
-    return false;
-  StringRef N = FD->getName();
-  return N == "move" || N == "forward" || N == "as_const";
 }
 
 // std::optional, c10::optional and their nullopt_t.
@@ -193,15 +183,7 @@ public:
              const KnownFunctions &Known, FactsPool &Pool, DirectFacts &Out,
              BodyObserver *Observer)
       : FD(FD), Ctx(Ctx), SM(Ctx.getSourceManager()), Known(Known),
-        Pool(Pool), Out(Out), Observer(Observer) {
-    if (const auto *MD = dyn_cast<CXXMethodDecl>(&FD)) {
-      const CXXRecordDecl *RD = MD->getParent();
-      if (RD && RD->isLambda()) {
-        Lambda = RD;
-        LambdaMutable = !MD->isConst();
-      }
-    }
-  }
+        Pool(Pool), Out(Out), Observer(Observer), Alias(FD, Ctx, Known) {}
 
   bool shouldVisitTemplateInstantiations() const { return true; }
   bool shouldVisitLambdaBody() const { return true; }
@@ -226,6 +208,7 @@ public:
         if (Init->isWritten())
           TraverseStmt(Init->getInit());
     --Untold;
+    flushAliases();
     flushReads();
   }
 
@@ -241,6 +224,52 @@ public:
   bool VisitVarDecl(VarDecl *VD) {
     if (Observer && !Untold)
       Observer->onVarDecl(*VD);
+    Alias.bindInit(*VD);
+    return true;
+  }
+
+  // --- aliases ----------------------------------------------------------------
+
+  // `for (auto &x : g_table)`: x is an alias of the range's elements.
+  bool VisitCXXForRangeStmt(CXXForRangeStmt *S) {
+    if (const VarDecl *V = S->getLoopVariable())
+      Alias.bindRange(*V, S->getRangeInit());
+    return true;
+  }
+
+  // What the function returns an alias of, resolved at the end.
+  bool VisitReturnStmt(ReturnStmt *RS) {
+    const Expr *V = RS->getRetValue();
+    if (Nested || !V)
+      return true;
+    QualType T = FD.getReturnType();
+    Places Ps;
+    if (T->isReferenceType()) {
+      if (!T.getNonReferenceType().isConstQualified() || Known.isHandle(T))
+        Ps = Alias.designates(V);
+    } else if (T->isPointerType()) {
+      if (!T->getPointeeType().isConstQualified())
+        Ps = Alias.pointsInto(V);
+    } else if (T->isRecordType() && Alias.isAliasValue(V)) {
+      Ps = Alias.pointsInto(V);
+    }
+    if (!Ps.empty())
+      PendingReturns.push_back(std::move(Ps));
+    return true;
+  }
+
+  // A lambda or local class inside the body: walked as part of it, but its
+  // returns are its own.
+  bool TraverseLambdaExpr(LambdaExpr *L) {
+    ++Nested;
+    Base::TraverseLambdaExpr(L);
+    --Nested;
+    return true;
+  }
+  bool TraverseCXXRecordDecl(CXXRecordDecl *RD) {
+    ++Nested;
+    Base::TraverseCXXRecordDecl(RD);
+    --Nested;
     return true;
   }
   bool VisitFunctionDecl(FunctionDecl *D) {
@@ -351,6 +380,8 @@ public:
 
   bool VisitBinaryOperator(BinaryOperator *BO) {
     if (BO->getOpcode() == BO_Assign) {
+      if (const VarDecl *V = Alias.localVar(BO->getLHS()))
+        Alias.bindAssigned(*V, BO->getRHS());
       if (!isMapSubscript(BO->getLHS()))
         record(EffectKind::StateWrite, BO->getLHS(), BO->getBeginLoc(), "");
       consume(BO->getLHS());
@@ -378,7 +409,7 @@ public:
       recordStream(CE->getArg(0), CE->getBeginLoc(), "getline");
       return true;
     }
-    addCall(*Callee, CE->getBeginLoc(), nullptr, args(CE), false);
+    addCall(*Callee, CE, CE->getBeginLoc(), nullptr, args(CE), false);
     return true;
   }
 
@@ -394,7 +425,7 @@ public:
     if (applyModel(*Ctor, CE, nullptr, false,
                    llvm::ArrayRef(CE->getArgs(), CE->getNumArgs())))
       return true;
-    addCall(*Ctor, CE->getBeginLoc(), nullptr,
+    addCall(*Ctor, CE, CE->getBeginLoc(), nullptr,
             llvm::ArrayRef(CE->getArgs(), CE->getNumArgs()), false);
     return true;
   }
@@ -451,6 +482,9 @@ private:
     case Stmt::CXXConstructExprClass:
     case Stmt::CXXTemporaryObjectExprClass:
       VisitCXXConstructExpr(cast<CXXConstructExpr>(S));
+      break;
+    case Stmt::ReturnStmtClass:
+      VisitReturnStmt(cast<ReturnStmt>(S));
       break;
     default:
       break;
@@ -524,14 +558,20 @@ private:
     // as the code names it. An implicit or defaulted assignment does
     // nothing else; a user-provided one is followed for what else it does
     // (its writes of *this land on the same line and merge with this one).
+    if (Op == OO_Equal && OC->getNumArgs() == 2)
+      if (const VarDecl *V = Alias.localVar(Obj))
+        Alias.bindAssigned(*V, OC->getArg(1));
+    // `m[k] = v` on a map is the change operator[] makes: one effect.
     if (const auto *MD = dyn_cast_or_null<CXXMethodDecl>(Callee);
         Op == OO_Equal && MD &&
         (MD->isCopyAssignmentOperator() || MD->isMoveAssignmentOperator()) &&
         !Known.isModelled(*MD, SM)) {
-      record(EffectKind::StateWrite, Obj, OC->getBeginLoc(), "",
-             /*Rebind=*/true);
+      if (!isMapSubscript(Obj))
+        record(EffectKind::StateWrite, Obj, OC->getBeginLoc(), "",
+               /*Rebind=*/true);
+      consume(Obj);
       if (MD->isUserProvided())
-        addCall(*MD, OC->getBeginLoc(), Obj,
+        addCall(*MD, OC, OC->getBeginLoc(), Obj,
                 llvm::ArrayRef(OC->getArgs() + 1, OC->getNumArgs() - 1),
                 MD->isVirtual());
       return true;
@@ -543,7 +583,7 @@ private:
         (Op == OO_Equal || Op == OO_PlusPlus || Op == OO_MinusMinus ||
          isCompoundAssignOperator(Op))) {
       consume(Obj);
-      addCall(*Callee, OC->getBeginLoc(), Obj,
+      addCall(*Callee, OC, OC->getBeginLoc(), Obj,
               llvm::ArrayRef(OC->getArgs() + 1, OC->getNumArgs() - 1),
               cast<CXXMethodDecl>(Callee)->isVirtual());
       return true;
@@ -619,7 +659,7 @@ private:
                : llvm::ArrayRef(OC->getArgs(), OC->getNumArgs());
     if (applyModel(Callee, OC, Member ? Obj : nullptr, false, Args))
       return;
-    addCall(Callee, OC->getBeginLoc(), Member ? Obj : nullptr, Args,
+    addCall(Callee, OC, OC->getBeginLoc(), Member ? Obj : nullptr, Args,
             Member && MD->isVirtual());
   }
 
@@ -637,10 +677,11 @@ private:
     // Through `->` the object is what the pointer points to.
     auto Record = [&](EffectKind K, std::string Detail) {
       consume(Obj);
-      Root R = Arrow ? pointeeRoot(Obj) : rootOf(Obj);
-      if (R.isOutside())
-        addEffect(K, R, describeObject(Obj, Arrow), std::move(Detail),
-                  MC->getBeginLoc());
+      EffectFacts F;
+      F.Kind = K;
+      F.Detail = std::move(Detail);
+      recordOn(std::move(F), Arrow ? Alias.pointsInto(Obj) : Alias.designates(Obj),
+               describeObject(Obj, Arrow), MC->getBeginLoc());
     };
     llvm::StringRef Name = MD->getIdentifier() ? MD->getName() : "";
 
@@ -672,142 +713,22 @@ private:
       return true;
     }
     if (MD->isStatic()) {
-      addCall(*MD, MC->getBeginLoc(), nullptr, args(MC), false);
+      addCall(*MD, MC, MC->getBeginLoc(), nullptr, args(MC), false);
       return true;
     }
-    addCall(*MD, MC->getBeginLoc(), Obj, args(MC),
+    addCall(*MD, MC, MC->getBeginLoc(), Obj, args(MC),
             MD->isVirtual() && !(Callee && Callee->hasQualifier()), Arrow);
     return true;
   }
 
   // --- roots ----------------------------------------------------------------
 
-  // The root of the object an lvalue designates.
-  Root rootOf(const Expr *E, unsigned Depth = 0) {
-    if (!E || Depth > 16)
-      return Root::local();
-    E = E->IgnoreParenImpCasts();
-    if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
-      if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()))
-        return rootOfVar(VD, /*Pointee=*/false, Depth);
-      return Root::local();
-    }
-    if (const auto *ME = dyn_cast<MemberExpr>(E)) {
-      if (isa<VarDecl>(ME->getMemberDecl()))
-        return Root::of(Root::Static);
-      if (ME->isArrow())
-        return pointeeRoot(ME->getBase(), Depth + 1);
-      return rootOf(ME->getBase(), Depth + 1);
-    }
-    if (isa<CXXThisExpr>(E))
-      return thisRoot();
-    if (const auto *UO = dyn_cast<UnaryOperator>(E)) {
-      if (UO->getOpcode() == UO_Deref)
-        return pointeeRoot(UO->getSubExpr(), Depth + 1);
-      return Root::local();
-    }
-    if (const auto *AS = dyn_cast<ArraySubscriptExpr>(E)) {
-      const Expr *B = AS->getBase()->IgnoreParenImpCasts();
-      if (B->getType()->isArrayType())
-        return rootOf(B, Depth + 1);
-      return pointeeRoot(AS->getBase(), Depth + 1);
-    }
-    if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(E)) {
-      if (OC->getNumArgs() == 0)
-        return Root::local();
-      switch (OC->getOperator()) {
-      case OO_Subscript:
-        return rootOf(OC->getArg(0), Depth + 1);
-      case OO_Star: // dereference, not multiplication
-        if (OC->getNumArgs() != 1)
-          return Root::local();
-        return pointeeRoot(OC->getArg(0), Depth + 1);
-      case OO_Arrow:
-        return pointeeRoot(OC->getArg(0), Depth + 1);
-      case OO_Equal:
-        return rootOf(OC->getArg(0), Depth + 1);
-      default:
-        return Root::local();
-      }
-    }
-    if (const auto *CE = dyn_cast<CallExpr>(E); CE && isIdentityCall(*CE))
-      return rootOf(CE->getArg(0), Depth + 1);
-    if (const auto *MC = dyn_cast<CXXMemberCallExpr>(E)) {
-      // An accessor returning a reference hands out part of its object.
-      if (MC->getType()->isReferenceType() || MC->isGLValue()) {
-        const auto *ME =
-            dyn_cast<MemberExpr>(MC->getCallee()->IgnoreParens());
-        if (ME && ME->isArrow())
-          return pointeeRoot(MC->getImplicitObjectArgument(), Depth + 1);
-        return rootOf(MC->getImplicitObjectArgument(), Depth + 1);
-      }
-      return Root::local();
-    }
-    if (const auto *CO = dyn_cast<ConditionalOperator>(E)) {
-      Root R = rootOf(CO->getTrueExpr(), Depth + 1);
-      return R.isOutside() ? R : rootOf(CO->getFalseExpr(), Depth + 1);
-    }
-    if (const auto *Cast = dyn_cast<ExplicitCastExpr>(E))
-      return rootOf(Cast->getSubExpr(), Depth + 1);
-    return Root::local();
-  }
-
-  // The root of what a pointer (or smart pointer, or iterator) points to.
-  Root pointeeRoot(const Expr *E, unsigned Depth = 0) {
-    if (!E || Depth > 16)
-      return Root::local();
-    E = E->IgnoreParenImpCasts();
-    if (const auto *UO = dyn_cast<UnaryOperator>(E))
-      if (UO->getOpcode() == UO_AddrOf)
-        return rootOf(UO->getSubExpr(), Depth + 1);
-    if (isa<CXXThisExpr>(E))
-      return thisRoot();
-    if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
-      if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()))
-        return rootOfVar(VD, /*Pointee=*/true, Depth);
-      return Root::local();
-    }
-    if (const auto *ME = dyn_cast<MemberExpr>(E))
-      return rootOf(ME, Depth + 1);
-    if (const auto *Cast = dyn_cast<ExplicitCastExpr>(E))
-      return pointeeRoot(Cast->getSubExpr(), Depth + 1);
-    if (const auto *CE = dyn_cast<CallExpr>(E); CE && isIdentityCall(*CE))
-      return pointeeRoot(CE->getArg(0), Depth + 1);
-    if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(E))
-      // inputs[0] of a list of handles shares the object the list holds.
-      if (OC->getOperator() == OO_Subscript && OC->getNumArgs() == 2 &&
-          Known.isHandle(OC->getType()))
-        return pointeeRoot(OC->getArg(0), Depth + 1);
-    if (isa<CXXOperatorCallExpr>(E) || isa<CXXMemberCallExpr>(E))
-      return rootOf(E, Depth + 1);
-    // A copy of a handle shares its object.
-    E = skipWrappers(E);
-    if (const auto *CE = dyn_cast<CXXConstructExpr>(E))
-      if (CE->getNumArgs() == 1 &&
-          CE->getConstructor()->isCopyOrMoveConstructor() &&
-          Known.isHandle(CE->getType()))
-        return pointeeRoot(CE->getArg(0), Depth + 1);
-    return Root::local();
-  }
-
-  // The root of the object a change through E lands on: for a handle (a
-  // tensor, a module holder), the object it shares; otherwise E's own.
-  Root storageRoot(const Expr *E) {
+  // Where a change to E lands: for a handle (a tensor, a module holder),
+  // the object it shares; otherwise the object E designates.
+  Places changed(const Expr *E) {
     if (E && Known.isHandle(E->getType()))
-      return pointeeRoot(E);
-    return rootOf(E);
-  }
-
-  Root thisRoot() const {
-    if (!Lambda)
-      return Root::of(Root::This);
-    for (const LambdaCapture &C : Lambda->captures()) {
-      if (C.getCaptureKind() == LCK_This)
-        return Root::of(Root::This);
-      if (C.getCaptureKind() == LCK_StarThis)
-        return LambdaMutable ? Root::of(Root::Capture) : Root::local();
-    }
-    return Root::of(Root::This);
+      return Alias.pointsInto(E);
+    return Alias.designates(E);
   }
 
   bool isInside(const DeclContext *Inner) const {
@@ -820,54 +741,6 @@ private:
   std::string describeObject(const Expr *Obj, bool Arrow) const {
     std::string S = describe(Obj);
     return Arrow && S != "expression" ? "*" + S : S;
-  }
-
-  bool declaredInside(const VarDecl *VD) const {
-    return isInside(VD->getDeclContext());
-  }
-
-  // Pointee: the question is about what VD points or refers to.
-  Root rootOfVar(const VarDecl *VD, bool Pointee, unsigned Depth) {
-    if (VD->hasGlobalStorage())
-      return Root::of(Root::Static);
-    if (const auto *PVD = dyn_cast<ParmVarDecl>(VD)) {
-      if (PVD->getDeclContext() == &FD) {
-        QualType T = PVD->getType();
-        if (T->isReferenceType() && !T.getNonReferenceType().isConstQualified())
-          return Root::of(Root::Param, PVD->getFunctionScopeIndex());
-        if (Pointee && (T->isPointerType() || T->isReferenceType() ||
-                        Known.isHandle(T)))
-          return Root::of(Root::Param, PVD->getFunctionScopeIndex());
-        return Root::local();
-      }
-    }
-    if (VD->isInitCapture() && Lambda) {
-      // [m = g_steps]: a copy in the closure object (seen again by the
-      // recomputation when the lambda is mutable), or a reference.
-      if (VD->getType()->isReferenceType() || Pointee || LambdaMutable)
-        return Root::of(Root::Capture);
-      return Root::local();
-    }
-    if (declaredInside(VD)) {
-      // A local reference or pointer: follow what it was bound to.
-      const Expr *Init = VD->getInit();
-      if (Init && VD->getType()->isReferenceType())
-        return Pointee ? pointeeRoot(Init, Depth + 1) : rootOf(Init, Depth + 1);
-      if (Init && Pointee &&
-          (VD->getType()->isPointerType() || Known.isHandle(VD->getType())))
-        return pointeeRoot(Init, Depth + 1);
-      return Root::local();
-    }
-    // Declared outside this body: a lambda capture.
-    if (Lambda)
-      for (const LambdaCapture &C : Lambda->captures()) {
-        if (!C.capturesVariable() || C.getCapturedVar() != VD)
-          continue;
-        if (C.getCaptureKind() == LCK_ByRef || Pointee || LambdaMutable)
-          return Root::of(Root::Capture);
-        return Root::local();
-      }
-    return Root::local();
   }
 
   // --- recording ------------------------------------------------------------
@@ -904,10 +777,36 @@ private:
   void record(EffectKind K, const Expr *Target, SourceLocation L,
               std::string Detail, bool Rebind = false) {
     consume(Target);
-    Root R = Rebind ? rootOf(Target) : storageRoot(Target);
-    if (!R.isOutside())
+    EffectFacts F;
+    F.Kind = K;
+    F.Detail = std::move(Detail);
+    recordOn(std::move(F), Rebind ? Alias.designates(Target) : changed(Target),
+             describe(Target), L, Target);
+  }
+
+  // F (named Subject) happens to each place: now for a root outside; at the
+  // end of the body for a local alias, whose bindings may come later; in
+  // the summary for what a call returns.
+  void recordOn(EffectFacts F, const Places &Ps, std::string Subject,
+                SourceLocation L, const Expr *Target = nullptr) {
+    if (GuardDepth > 0)
       return;
-    addEffect(K, R, describe(Target), std::move(Detail), L);
+    F.Subject = std::move(Subject);
+    for (const Place &P : Ps) {
+      if (P.K != Place::Root) {
+        Changes.push_back({F, P, Target, loc(L)});
+        continue;
+      }
+      if (!P.R.isOutside())
+        continue;
+      EffectFacts G = F;
+      if (G.May.empty())
+        G.May = P.May.str();
+      std::string Detail = G.Detail;
+      // No subject given: named by the object outside.
+      addEffect(std::move(G), P.R, F.Subject.empty() ? nameOf(P) : F.Subject,
+                std::move(Detail), L);
+    }
   }
 
   // --- models -----------------------------------------------------------------
@@ -1070,9 +969,7 @@ private:
         consume(Gen);
         if (Known.isReplayedGenerator(Gen->getType()))
           return;
-        Root R = storageRoot(Gen);
-        if (R.isOutside())
-          addEffect(std::move(E), R, describe(Gen), "", L);
+        recordOn(std::move(E), changed(Gen), describe(Gen), L, Gen);
         return;
       }
     E.RngSource = ME.Source;
@@ -1102,16 +999,51 @@ private:
     if (ME.On.K == ModelTarget::Argument)
       Target = optionalValue(Target);
     consume(Target);
-    Root R = ThroughPointer ? pointeeRoot(Target) : storageRoot(Target);
-    if (!R.isOutside())
-      return;
+    // The object itself, or for an argument what it gives access to: the
+    // range an iterator or pointer starts (std::fill, memcpy), the object
+    // a handle shares.
+    Places Ps = ME.On.K == ModelTarget::Argument ? Alias.storageOf(Target)
+                : ThroughPointer                ? Alias.pointsInto(Target)
+                                                : changed(Target);
+    // The other iterators of the range (std::fill's last) name the same
+    // object: part of this change, not reads of their own.
+    for (const Expr *Other : Args)
+      if (Other != Target && sameObject(Alias.storageOf(Other), Ps))
+        consume(Other);
     // What of the object the model says is written (a module's
-    // running_mean), or the object.
-    std::string Subject = !ME.Subject.empty()
-                              ? ME.Subject
-                              : describeObject(Target, ThroughPointer);
-    addEffect(std::move(E), R, std::move(Subject), FD.getNameAsString(),
-              Call->getBeginLoc());
+    // running_mean), or the object; an iterator or pointer a call returns
+    // (g_vec.begin()) by the object it points into.
+    std::string Subject =
+        !ME.Subject.empty() ? ME.Subject
+        : isa<CallExpr>(Target->IgnoreParenImpCasts())
+            ? std::string()
+            : describeObject(Target, ThroughPointer);
+    E.Detail = FD.getNameAsString();
+    recordOn(std::move(E), Ps, std::move(Subject), Call->getBeginLoc(),
+             Target);
+  }
+
+  // The declaration that names a place's object, if any.
+  static const Decl *namedDecl(const Place &P) {
+    const Expr *N = P.Named ? P.Named->IgnoreParenImpCasts() : nullptr;
+    if (const auto *DRE = dyn_cast_or_null<DeclRefExpr>(N))
+      return DRE->getDecl();
+    if (const auto *ME = dyn_cast_or_null<MemberExpr>(N))
+      return ME->getMemberDecl();
+    return nullptr;
+  }
+
+  // Whether two sets of places share an object.
+  static bool sameObject(const Places &A, const Places &B) {
+    for (const Place &X : A)
+      for (const Place &Y : B)
+        if (X.K == Y.K && !X.isLocal() &&
+            (X.K == Place::Alias      ? X.Var == Y.Var
+             : X.K == Place::Returned ? X.Call == Y.Call
+                                      : X.R == Y.R &&
+                                            namedDecl(X) == namedDecl(Y)))
+          return true;
+    return false;
   }
 
   // Logging, I/O or a nondeterministic read: happens whatever the roots.
@@ -1139,15 +1071,16 @@ private:
   // a local stream's I/O was reported where it was opened.
   void recordStream(const Expr *Stream, SourceLocation L, std::string Op) {
     consume(Stream);
-    Root R = rootOf(Stream);
-    if (!R.isOutside())
-      return;
-    addEffect(EffectKind::Io, R, describe(Stream), std::move(Op), L);
+    EffectFacts F;
+    F.Kind = EffectKind::Io;
+    F.Detail = std::move(Op);
+    recordOn(std::move(F), Alias.designates(Stream), describe(Stream), L,
+             Stream);
   }
 
-  void addCall(const FunctionDecl &Callee, SourceLocation L, const Expr *Obj,
-               llvm::ArrayRef<const Expr *> Args, bool Virtual,
-               bool Arrow = false) {
+  void addCall(const FunctionDecl &Callee, const Expr *Call, SourceLocation L,
+               const Expr *Obj, llvm::ArrayRef<const Expr *> Args,
+               bool Virtual, bool Arrow = false) {
     if (GuardDepth > 0)
       return;
     // A lambda defined in this body was walked as part of it.
@@ -1160,10 +1093,14 @@ private:
     C.Virtual = Virtual;
     if (const auto *MD = dyn_cast<CXXMethodDecl>(&Callee);
         Obj && !Arrow && MD && !MD->isConst() && !MD->isStatic())
-      markMutatedBy(Obj, C.Loc);
+      markMutatedBy(Obj, C.Loc, 0);
+    // The roots of the object and the arguments are known once the body's
+    // aliases are (flushAliases).
+    PendingCall P;
+    P.Index = Out.Calls.size();
     // A handle's methods act on the object it shares.
     if (Obj)
-      C.Object = Arrow ? pointeeRoot(Obj) : storageRoot(Obj);
+      P.Object = Arrow ? Alias.pointsInto(Obj) : changed(Obj);
     if (Virtual && Obj) {
       const Expr *O = Obj->IgnoreParenImpCasts();
       QualType T = Arrow ? O->getType()->getPointeeType() : O->getType();
@@ -1184,26 +1121,141 @@ private:
     }
     for (unsigned I = 0; I < Callee.getNumParams() && I < Args.size(); ++I) {
       QualType PT = Callee.getParamDecl(I)->getType();
+      Places &Arg = P.Args.emplace_back();
       if (Known.isHandle(PT)) {
         // A handle, by value or by reference, shares its object: what the
         // callee changes through it lands there.
         if (PT->isReferenceType() &&
             !PT.getNonReferenceType().isConstQualified())
           consume(Args[I]);
-        C.Args.push_back(pointeeRoot(Args[I]));
+        Arg = Alias.pointsInto(Args[I]);
       } else if (PT->isReferenceType() &&
-          !PT.getNonReferenceType().isConstQualified()) {
+                 !PT.getNonReferenceType().isConstQualified()) {
         // Bound to the callee, which says what it does with it.
         consume(Args[I]);
-        C.Args.push_back(rootOf(Args[I]));
+        Arg = Alias.designates(Args[I]);
+      } else if (PT->isPointerType() &&
+                 !PT->getPointeeType().isConstQualified()) {
+        Arg = Alias.pointsInto(Args[I]);
+      } else if (PT->isRecordType() && Alias.isAliasValue(Args[I])) {
+        // An iterator, a span, a view passed by value: the callee reaches
+        // what it points into.
+        Arg = Alias.pointsInto(Args[I]);
       }
-      else if (PT->isPointerType() &&
-               !PT->getPointeeType().isConstQualified())
-        C.Args.push_back(pointeeRoot(Args[I]));
-      else
-        C.Args.push_back(Root::local());
     }
+    if (Call)
+      CallIndex.try_emplace(Call, P.Index);
+    Pending.push_back(std::move(P));
     Out.Calls.push_back(std::move(C));
+  }
+
+  // --- what aliases resolve to --------------------------------------------
+
+  std::optional<unsigned> callIndex(const Expr *Call) const {
+    auto It = CallIndex.find(Call);
+    if (It == CallIndex.end() || It->second > 0xffff)
+      return std::nullopt;
+    return It->second;
+  }
+
+  // How a message names the object outside a place.
+  std::string nameOf(const Place &P) const {
+    if (P.Named)
+      return describe(P.Named);
+    return P.R.K == Root::This ? "*this" : "expression";
+  }
+
+  // A place's roots, through its local alias when it is one: roots outside
+  // and what calls return (Root::Returned), each with the place it came
+  // from.
+  template <class Fn> void forEachTarget(const Place &P, Fn Each) {
+    auto One = [&](const Place &T) {
+      if (T.K == Place::Root) {
+        if (T.R.isOutside())
+          Each(T, T.R);
+      } else if (T.K == Place::Returned) {
+        if (std::optional<unsigned> I = callIndex(T.Call))
+          Each(T, Root::of(Root::Returned, *I));
+      }
+    };
+    if (P.K != Place::Alias)
+      return One(P);
+    for (const Place &T : Alias.resolve(P.Var))
+      One(T);
+  }
+
+  // The first root outside among places: what a call's object or argument
+  // is. The reads that name it are what the call may change (MutatedAt).
+  Root pickRoot(const Places &Ps, SourceLocation CallLoc, unsigned Slot) {
+    std::optional<Root> Chosen;
+    for (const Place &P : Ps)
+      forEachTarget(P, [&](const Place &T, Root R) {
+        if (T.Named && Slot)
+          markMutatedBy(T.Named, CallLoc, Slot);
+        if (!Chosen)
+          Chosen = R;
+      });
+    return Chosen.value_or(Root::local());
+  }
+
+  // Once the body is walked, every binding of its aliases is known: the
+  // changes through them, the roots of its calls and what it returns.
+  void flushAliases() {
+    for (const PendingChange &C : Changes)
+      forEachTarget(C.P, [&](const Place &T, Root R) {
+        EffectFacts F = C.F;
+        if (F.May.empty())
+          F.May = T.May.str();
+        SourceLocation At;
+        if (C.P.K == Place::Alias) {
+          F.Via = C.P.Var->getNameAsString();
+          At = T.At;
+        } else {
+          F.Via = describe(C.P.Call);
+        }
+        // Through a local alias of a global: the read that took it is part
+        // of this change.
+        if (T.K == Place::Root) {
+          F.Subject = nameOf(T);
+          if (T.Named)
+            consume(T.Named);
+        } else if (C.P.K == Place::Alias) {
+          F.Subject = describe(T.Call);
+        } else if (F.Subject.empty()) {
+          F.Subject = describe(C.Target);
+        }
+        Effect E;
+        E.setFacts(Pool.intern(std::move(F)));
+        E.Target = R;
+        E.Loc = C.Loc;
+        E.AliasAt = At;
+        Out.Effects.push_back(std::move(E));
+      });
+    for (const PendingCall &P : Pending) {
+      CallSite &C = Out.Calls[P.Index];
+      C.Object = pickRoot(P.Object, C.Loc, 0);
+      for (unsigned I = 0; I < P.Args.size(); ++I)
+        C.Args.push_back(pickRoot(P.Args[I], C.Loc, I + 1));
+    }
+    for (const Places &Ps : PendingReturns)
+      for (const Place &P : Ps)
+        forEachTarget(P, [&](const Place &T, Root R) {
+          if (R.K == Root::Capture)
+            return; // no caller can map it
+          ReturnedAlias RA;
+          RA.R = R;
+          if (R.K == Root::Static && T.Named) {
+            ReturnedReads.insert(T.Named->IgnoreParenImpCasts());
+            if (const auto *DRE = dyn_cast<DeclRefExpr>(
+                    T.Named->IgnoreParenImpCasts()))
+              RA.Var = dyn_cast<VarDecl>(DRE->getDecl());
+            else if (const auto *ME = dyn_cast<MemberExpr>(
+                         T.Named->IgnoreParenImpCasts()))
+              RA.Var = dyn_cast<VarDecl>(ME->getMemberDecl());
+          }
+          if (!llvm::is_contained(Out.Returns, RA))
+            Out.Returns.push_back(RA);
+        });
   }
 
   // The variable at the base of an lvalue path (g in g.a[i].b) is used by the
@@ -1231,10 +1283,12 @@ private:
 
   // The objects along Obj's path (g in g.a[i]) are what a non-const member
   // call at L may change.
-  void markMutatedBy(const Expr *E, SourceLocation L) {
+  // Slot: 0 when the object is the call's object, I + 1 when it is (or an
+  // alias of it is) argument I.
+  void markMutatedBy(const Expr *E, SourceLocation L, unsigned Slot) {
     for (unsigned Depth = 0; E && Depth < 32; ++Depth) {
       E = E->IgnoreParenImpCasts();
-      MutatedBy.try_emplace(E, L);
+      MutatedBy.try_emplace(E, L, Slot);
       if (const auto *ME = dyn_cast<MemberExpr>(E); ME && !ME->isArrow())
         E = ME->getBase();
       else if (const auto *AS = dyn_cast<ArraySubscriptExpr>(E);
@@ -1251,8 +1305,12 @@ private:
       if (Consumed.contains(R.E))
         continue;
       Effect E;
-      if (auto It = MutatedBy.find(R.E); It != MutatedBy.end())
-        E.MutatedAt = It->second;
+      if (auto It = MutatedBy.find(R.E); It != MutatedBy.end()) {
+        E.MutatedAt = It->second.first;
+        E.MutatedSlot = static_cast<std::uint16_t>(
+            std::min<unsigned>(It->second.second, 0xffff));
+      }
+      E.ReturnedRead = ReturnedReads.contains(R.E);
       EffectFacts Facts;
       Facts.Kind = EffectKind::GlobalRead;
       Facts.Subject = canonicalName(*R.VD);
@@ -1370,13 +1428,31 @@ private:
   BodyObserver *Observer;
   unsigned Untold = 0; // inside what is not the body's own nodes
 
-  const CXXRecordDecl *Lambda = nullptr;
-  bool LambdaMutable = false;
+  Aliases Alias; // what the body's pointers, references and views reach
+  // A change through a local alias or a returned value (recordOn).
+  struct PendingChange {
+    EffectFacts F;
+    Place P;
+    const Expr *Target;
+    SourceLocation Loc;
+  };
+  std::vector<PendingChange> Changes;
+  // A call's object and arguments, as places (addCall).
+  struct PendingCall {
+    unsigned Index;
+    Places Object;
+    llvm::SmallVector<Places, 4> Args;
+  };
+  std::vector<PendingCall> Pending;
+  llvm::DenseMap<const Expr *, unsigned> CallIndex; // into Out.Calls
+  std::vector<Places> PendingReturns;
+  llvm::SmallPtrSet<const Expr *, 4> ReturnedReads;
+  unsigned Nested = 0; // inside a lambda or local class of the body
   unsigned GuardDepth = 0;
   SourceLocation LocOverride;
   std::vector<PendingRead> Reads;
   llvm::SmallPtrSet<const Expr *, 32> Consumed;
-  llvm::DenseMap<const Expr *, SourceLocation> MutatedBy;
+  llvm::DenseMap<const Expr *, std::pair<SourceLocation, unsigned>> MutatedBy;
   llvm::SmallPtrSet<const CXXOperatorCallExpr *, 8> InnerShifts;
 };
 

@@ -22,6 +22,10 @@ namespace clang::tidy::rematch {
 struct DirectFacts {
   std::vector<Effect> Effects;
   std::vector<CallSite> Calls;
+  // What the function returns an alias of (Aliases.h): roots, or what its
+  // call number Index returns (Root::Returned). Effects' targets may be
+  // Returned too: the summary resolves both with the callees' summaries.
+  std::vector<ReturnedAlias> Returns;
 };
 
 // What else a walk of a body is for (the translation unit's walk, TUWalk.h,

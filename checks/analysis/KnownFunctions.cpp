@@ -170,16 +170,21 @@ CallModel KnownFunctions::compute(const FunctionDecl &FD) const {
   for (const ModelEntry *E : Named) {
     if (!overloadMatches(*E, FD))
       continue;
+    if (E->Returns && !M.Returns)
+      M.Returns = &*E->Returns;
+    if (!E->HasEffect)
+      continue;
     M.Modelled = true;
     NamedKinds |= 1u << unsigned(E->Effect);
     if (E->Effect != ModelEffect::Pure)
       M.Effects.push_back(E);
   }
   llvm::ArrayRef<const ModelEntry *> Rules = Models->rules();
-  // A function's own `pure` entry says it has no effect, whatever the
-  // rules of its family say.
-  if (Rules.empty() || (NamedKinds & (1u << unsigned(ModelEffect::Pure))))
+  if (Rules.empty())
     return M;
+  // A function's own `pure` entry says it has no effect, whatever the
+  // rules of its family say; what it returns they may still say.
+  const bool OwnPure = NamedKinds & (1u << unsigned(ModelEffect::Pure));
   size_t Colon = Full.rfind("::");
   llvm::StringRef Scope =
       Colon == llvm::StringRef::npos ? "" : Full.take_front(Colon);
@@ -187,9 +192,14 @@ CallModel KnownFunctions::compute(const FunctionDecl &FD) const {
       Colon == llvm::StringRef::npos ? Full : Full.drop_front(Colon + 2);
   for (const ModelEntry *R : Rules) {
     // A function's own entry says what it does of its kinds of effect.
-    if (NamedKinds & (1u << unsigned(R->Effect)))
+    bool Effect = R->HasEffect && !OwnPure &&
+                  !(NamedKinds & (1u << unsigned(R->Effect)));
+    bool Returns = R->Returns && !M.Returns;
+    if ((!Effect && !Returns) || !ruleMatches(*R, FD, Scope, Last))
       continue;
-    if (!ruleMatches(*R, FD, Scope, Last))
+    if (Returns)
+      M.Returns = &*R->Returns;
+    if (!Effect)
       continue;
     M.Modelled = true;
     if (R->Effect != ModelEffect::Pure)
@@ -308,6 +318,13 @@ bool KnownFunctions::isHandle(QualType T) const {
   if (T->isPointerType())
     return false;
   return is(T, TypeKind::Handle);
+}
+
+bool KnownFunctions::isView(QualType T) const {
+  T = T.getNonReferenceType();
+  if (T->isPointerType())
+    return false;
+  return is(T, TypeKind::View);
 }
 
 bool KnownFunctions::isLogStream(const VarDecl &VD) const {

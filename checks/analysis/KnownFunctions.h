@@ -47,6 +47,8 @@ struct CallModel {
   std::string Name;
   // Its body is analysed even in a system header (Analyse:).
   bool Analysed = false;
+  // What its result is an alias of (Returns:), when a model says.
+  const AliasRule *Returns = nullptr;
 };
 
 // What calling a member function does to an object whose class is of a
@@ -94,6 +96,9 @@ public:
   // A value whose copies share one object: an in-place change through any
   // copy changes them all. Only the type itself, not a pointer to it.
   bool isHandle(QualType T) const;
+  // An object standing for part of another (Eigen's Block, Map): assigning
+  // to it writes what it stands for.
+  bool isView(QualType T) const;
 
   bool isContainerMutator(llvm::StringRef Member) const {
     return Models->isContainerMutator(Member);

@@ -64,6 +64,16 @@ struct ModelTarget {
   ArgRef Arg;
 };
 
+// What a call's result is an alias of (Returns: {AliasOf: ...}): a pointer,
+// reference, iterator or view into the object it is called on, into one
+// argument, or into every argument (std::tie). A write through the result
+// lands there.
+struct AliasRule {
+  enum Kind { This, Argument, Arguments } K = This;
+  ArgRef Arg;
+  std::string May; // only sometimes ("when it returns a view")
+};
+
 struct ModelEntry {
   // -- which functions ----------------------------------------------------
   std::string Id;   // for Disable; a function entry's defaults to its Name
@@ -81,6 +91,8 @@ struct ModelEntry {
 
   // -- what they do --------------------------------------------------------
   ModelEffect Effect = ModelEffect::Pure;
+  bool HasEffect = false; // Effect was given (an entry may only say Returns)
+  std::optional<AliasRule> Returns;
   ModelTarget On;
   std::string Source;              // rng: the named source drawn from
   std::optional<ArgRef> Generator; // rng: the generator or key, when passed
@@ -121,6 +133,8 @@ enum class TypeKind {
   FileStream,        // opening is I/O, reading and writing too
   Atomic,            // fetch_* count, store/exchange write
   Handle,            // a copy shares the object (tensors, arrays)
+  View,              // stands for part of another object: assigning to it
+                     // writes that object (Eigen's Block, Map, NoAlias)
 };
 
 // Objects that run a member function where a checkpoint expects a callable:

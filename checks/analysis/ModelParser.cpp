@@ -328,6 +328,37 @@ private:
     return argOnly(N, N, T.Arg, "a target");
   }
 
+  // {AliasOf: this | args | {Arg: N} | {Param: name} | {Type: T}}, with an
+  // optional May.
+  bool returns(yaml::Node *N, AliasRule &R) {
+    bool HasAlias = false;
+    bool Ok = mapping(N, "Returns", {"AliasOf", "May"},
+                      [&](StringRef K, yaml::Node *V) -> bool {
+                        if (K == "May") {
+                          auto S = scalar(V, "when the result is an alias");
+                          return S && (R.May = *S, true);
+                        }
+                        HasAlias = true;
+                        if (auto *S = dyn_cast_or_null<yaml::ScalarNode>(V)) {
+                          SmallString<16> Storage;
+                          StringRef Word = S->getValue(Storage).trim();
+                          if (Word == "this" || Word == "args") {
+                            R.K = Word == "this" ? AliasRule::This
+                                                 : AliasRule::Arguments;
+                            return true;
+                          }
+                          return fail(V, "expected 'this', 'args' or an "
+                                         "argument ({Arg: N}, {Param: name} "
+                                         "or {Type: T})");
+                        }
+                        R.K = AliasRule::Argument;
+                        return argOnly(V, V, R.Arg, "AliasOf");
+                      });
+    if (Ok && !HasAlias)
+      return fail(N, "Returns needs 'AliasOf'");
+    return Ok;
+  }
+
   // A function entry or rule: one branch per key, then the checks that
   // need several keys. A flat list (over 80 lines) read key by key.
   bool entry(yaml::Node *N, ModelEntry &E, bool Rule) {
@@ -340,12 +371,12 @@ private:
     static const StringRef FunctionKeys[] = {
         "Id",     "Name",    "Params", "Effect",  "On",     "Source",
         "Generator", "When", "Unless", "May",     "Draws",  "Subject",
-        "StdStreamArg"};
+        "StdStreamArg", "Returns"};
     static const StringRef RuleKeys[] = {
         "Id",         "Namespace", "Class",     "NamePrefix", "NameSuffix",
         "Names",      "HasParam",  "OverloadHasParam",        "Effect",
         "On",         "Source",    "Generator", "When",       "Unless",
-        "May",        "Draws",     "Subject",   "StdStreamArg"};
+        "May",        "Draws",     "Subject",   "StdStreamArg", "Returns"};
     bool HasEffect = false;
     auto Str = [&](yaml::Node *V, std::string &Out, StringRef What) {
       auto S = scalar(V, What);
@@ -400,6 +431,8 @@ private:
             return Str(V, E.Subject, "a subject");
           if (K == "StdStreamArg")
             return argOnly(V, V, E.StdStreamArg.emplace(), "StdStreamArg");
+          if (K == "Returns")
+            return returns(V, E.Returns.emplace());
           return false;
         });
     if (!Ok)
@@ -410,8 +443,9 @@ private:
         E.NamePrefix.empty())
       return fail(N, "a rule needs at least one of Namespace, Class, Names "
                      "or NamePrefix");
-    if (!HasEffect)
-      return fail(N, "an entry needs 'Effect'");
+    E.HasEffect = HasEffect;
+    if (!HasEffect && !E.Returns)
+      return fail(N, "an entry needs 'Effect' or 'Returns'");
     bool OnState = E.Effect == ModelEffect::StateWrite ||
                    E.Effect == ModelEffect::CounterUpdate ||
                    E.Effect == ModelEffect::CacheWrite;
@@ -508,7 +542,8 @@ private:
         {"replayed-generator", TypeKind::ReplayedGenerator},
         {"file-stream", TypeKind::FileStream},
         {"atomic", TypeKind::Atomic},
-        {"handle", TypeKind::Handle}};
+        {"handle", TypeKind::Handle},
+        {"view", TypeKind::View}};
     SmallVector<StringRef, 8> Keys;
     for (const auto &K : Kinds)
       Keys.push_back(K.first);

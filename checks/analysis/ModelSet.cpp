@@ -22,6 +22,7 @@ void addConfigEntries(const Config &C, std::vector<ModelEntry> &Out) {
       ModelEntry M;
       M.Name = M.Id = trimmedName(N);
       M.Effect = E;
+      M.HasEffect = true;
       M.File = C.Path;
       if (!M.Name.empty())
         Out.push_back(std::move(M));

@@ -19,13 +19,18 @@ const char *const KindNames[] = {
 };
 static_assert(std::size(KindNames) == NumEffectKinds,
               "one name per effect kind");
-const char *const RootNames[] = {"local", "static", "this",
-                                 "param", "capture", "unconditional"};
+const char *const RootNames[] = {"local",   "static",        "this",
+                                 "param",   "capture",       "unconditional",
+                                 "returned"};
+static_assert(std::size(RootNames) == Root::Returned + 1,
+              "one name per root kind");
 
-// A root in a call: "static", "this", "param2", ...
+bool hasIndex(Root::Kind K) { return K == Root::Param || K == Root::Returned; }
+
+// A root in a call: "static", "this", "param2", "returned0", ...
 std::string rootText(const Root &R) {
   std::string Out = RootNames[int(R.K)];
-  if (R.K == Root::Param)
+  if (hasIndex(R.K))
     Out += std::to_string(R.Index);
   return Out;
 }
@@ -38,7 +43,7 @@ std::optional<Root> parseRoot(llvm::StringRef Whole) {
     if (!Text.consume_front(Name))
       continue;
     unsigned Index = 0;
-    if (Root::Kind(I) == Root::Param) {
+    if (hasIndex(Root::Kind(I))) {
       if (Text.getAsInteger(10, Index) || Index > 0xffffu)
         return std::nullopt;
     } else if (!Text.empty()) {
@@ -230,6 +235,32 @@ llvm::Expected<SummaryEffect> readEffect(Reader &R, const sj::Value &V) {
       return R.error("'mutated_at' has line 0");
     E.MutatedAt = *Loc;
   }
+  if ((*O)->get("mutated_slot")) {
+    auto Slot = R.integer(**O, "mutated_slot", 1, 0xffff);
+    if (!Slot)
+      return Slot.takeError();
+    E.MutatedSlot = *Slot;
+  }
+  if ((*O)->get("via")) {
+    auto Via = R.string(**O, "via");
+    if (!Via)
+      return Via.takeError();
+    E.Via = *Via;
+  }
+  if (const sj::Value *A = (*O)->get("alias_at")) {
+    auto Loc = R.location(*A);
+    if (!Loc)
+      return Loc.takeError();
+    if (!Loc->Line)
+      return R.error("'alias_at' has line 0");
+    E.AliasAt = *Loc;
+  }
+  if ((*O)->get("returned_read")) {
+    std::optional<bool> B = (*O)->getBoolean("returned_read");
+    if (!B || !*B) // written only when true
+      return R.error("'returned_read' is not true");
+    E.ReturnedRead = true;
+  }
   auto Chain = R.array(**O, "chain");
   if (!Chain)
     return Chain.takeError();
@@ -305,6 +336,32 @@ llvm::Expected<SummaryCall> readCall(Reader &R, const sj::Value &V) {
   return C;
 }
 
+llvm::Expected<SummaryReturn> readReturn(Reader &R, const sj::Value &V) {
+  auto O = R.object(V, "return");
+  if (!O)
+    return O.takeError();
+  SummaryReturn X;
+  auto Text = R.string(**O, "root");
+  if (!Text)
+    return Text.takeError();
+  std::optional<Root> Parsed = parseRoot(*Text);
+  if (!Parsed || !Parsed->isOutside() || Parsed->K == Root::Capture ||
+      Parsed->K == Root::Unconditional)
+    return R.error("a return has root '" + *Text + "'");
+  X.R = *Parsed;
+  if (X.R.K == Root::Static) {
+    auto Var = R.string(**O, "var");
+    auto Name = R.string(**O, "name");
+    if (!Var)
+      return Var.takeError();
+    if (!Name)
+      return Name.takeError();
+    X.VarUsr = *Var;
+    X.VarName = *Name;
+  }
+  return X;
+}
+
 } // namespace
 
 std::string hashText(llvm::StringRef Text) {
@@ -340,7 +397,28 @@ llvm::json::Value effectJson(const SummaryEffect &E) {
       Effect[Key] = *Value;
   if (E.MutatedAt.Line)
     Effect["mutated_at"] = toJson(E.MutatedAt);
+  if (E.MutatedSlot)
+    Effect["mutated_slot"] = E.MutatedSlot;
+  if (!E.Via.empty())
+    Effect["via"] = E.Via;
+  if (E.AliasAt.Line)
+    Effect["alias_at"] = toJson(E.AliasAt);
+  if (E.ReturnedRead)
+    Effect["returned_read"] = true;
   return Effect;
+}
+
+llvm::json::Array returnsJson(const std::vector<SummaryReturn> &Returns) {
+  llvm::json::Array Out;
+  for (const SummaryReturn &X : Returns) {
+    llvm::json::Object O{{"root", rootText(X.R)}};
+    if (X.R.K == Root::Static) {
+      O["var"] = X.VarUsr;
+      O["name"] = X.VarName;
+    }
+    Out.push_back(std::move(O));
+  }
+  return Out;
 }
 
 llvm::json::Array effectsJson(const std::vector<SummaryEffect> &Effects) {
@@ -369,7 +447,8 @@ llvm::json::Value callJson(const SummaryCall &C) {
 std::string hashFunctionEffects(const FunctionEffects &F) {
   llvm::json::Object O{{"usr", F.Usr},
                        {"name", F.Name},
-                       {"effects", effectsJson(F.Effects)}};
+                       {"effects", effectsJson(F.Effects)},
+                       {"returns", returnsJson(F.Returns)}};
   std::string Out;
   llvm::raw_string_ostream OS(Out);
   OS << llvm::json::Value(std::move(O));
@@ -391,7 +470,8 @@ std::string serializeSummary(const TUSummary &S) {
     Functions.push_back(llvm::json::Object{{"usr", F.Usr},
                                            {"name", F.Name},
                                            {"effects", effectsJson(F.Effects)},
-                                           {"calls", std::move(Calls)}});
+                                           {"calls", std::move(Calls)},
+                                           {"returns", returnsJson(F.Returns)}});
   }
   llvm::json::Array Checkpoints;
   for (const SummaryCheckpoint &C : S.Checkpoints)
@@ -508,6 +588,27 @@ llvm::Expected<TUSummary> parseSummary(llvm::StringRef Text,
         return E.takeError();
       F.Effects.push_back(std::move(*E));
     }
+    auto Returns = R.array(**FO, "returns");
+    if (!Returns)
+      return Returns.takeError();
+    for (const sj::Value &RV : **Returns) {
+      auto X = readReturn(R, RV);
+      if (!X)
+        return X.takeError();
+      F.Returns.push_back(std::move(*X));
+    }
+    // What a call returns, named by its place among the calls.
+    auto Bad = [&](const Root &Target) {
+      return Target.K == Root::Returned && Target.Index >= F.Calls.size();
+    };
+    if (llvm::any_of(F.Effects,
+                     [&](const SummaryEffect &E) { return Bad(E.Target); }) ||
+        llvm::any_of(F.Returns,
+                     [&](const SummaryReturn &X) { return Bad(X.R); }) ||
+        llvm::any_of(F.Calls, [&](const SummaryCall &C) {
+          return Bad(C.Object) || llvm::any_of(C.Args, Bad);
+        }))
+      return R.error("a root names a call the function does not make");
     S.Functions.push_back(std::move(F));
   }
   if (llvm::Error E = R.pairs(O, "dependencies", "dependency", "usr", "hash",

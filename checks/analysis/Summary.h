@@ -23,7 +23,7 @@
 namespace clang::tidy::rematch {
 
 // Bumped whenever the format or its meaning changes: older files are stale.
-inline constexpr int SummaryFormatVersion = 6;
+inline constexpr int SummaryFormatVersion = 7;
 
 struct PlainLocation {
   std::string File;
@@ -46,8 +46,23 @@ struct SummaryEffect : EffectFacts {
   std::vector<SummaryStep> Chain; // from the function's body to the effect
   // An own read of a global as the object of a non-const member call made
   // here (Effect::MutatedAt): part of that change when the callee changes
-  // its object. Line 0: none.
+  // its object (MutatedSlot 0) or argument MutatedSlot - 1. Line 0: none.
   PlainLocation MutatedAt;
+  unsigned MutatedSlot = 0;
+  // A read that only takes an alias the function returns (Effect).
+  bool ReturnedRead = false;
+  // A change through an alias (Via): where the alias was taken. Line 0:
+  // none.
+  PlainLocation AliasAt;
+};
+
+// What a function returns an alias of: a global (Static, with its USR and
+// name), its object (This), a parameter's object (Param), or, in the
+// function's own facts, what its call number Index returns (Returned).
+struct SummaryReturn {
+  Root R;
+  std::string VarUsr;
+  std::string VarName;
 };
 
 // What a function does, transitively: the composed view (Compose.h) that
@@ -56,6 +71,7 @@ struct FunctionEffects {
   std::string Usr;
   std::string Name; // qualified, for messages
   std::vector<SummaryEffect> Effects;
+  std::vector<SummaryReturn> Returns; // resolved: no Returned root
 };
 
 // One call a function makes to a function that has, or may have, effects
@@ -77,8 +93,10 @@ struct SummaryCall {
 struct FunctionFacts {
   std::string Usr;
   std::string Name;
+  // Targets may be Returned: what call number Index of Calls returns.
   std::vector<SummaryEffect> Effects;
   std::vector<SummaryCall> Calls;
+  std::vector<SummaryReturn> Returns;
 };
 
 // A callable this TU checkpoints whose body is in another TU: that TU

@@ -226,12 +226,13 @@ unsigned negatives_not_checkpointed(rematch::Segment &seg) {
 // ---- standard algorithms that take an engine ----------------------------------
 
 // std::shuffle, std::sample and std::generate_canonical draw from the engine
-// they are given: reported when it is outside state, at the call.
+// they are given: reported when it is outside state, at the call. Shuffling
+// an outside range also writes it (rematch-state-write).
 float algorithms(rematch::Segment &seg, std::vector<int> &order,
                  std::mt19937 &outside) {
   return seg.forward([&] {
-    std::shuffle(order.begin(), order.end(), g_gen); // expect: rematch-unreplayed-rng {{draws from 'g_gen', which is not replayed}}
-    std::shuffle(order.begin(), order.end(), outside); // expect: rematch-unreplayed-rng {{'outside'}}
+    std::shuffle(order.begin(), order.end(), g_gen); // expect: rematch-unreplayed-rng {{draws from 'g_gen', which is not replayed}}, rematch-state-write {{writes 'order' with 'shuffle'}}
+    std::shuffle(order.begin(), order.end(), outside); // expect: rematch-unreplayed-rng {{'outside'}}, rematch-state-write {{writes 'order' with 'shuffle'}}
     std::vector<int> picked(2);
     std::sample(order.begin(), order.end(), picked.begin(), 2, g_gen64); // expect: rematch-unreplayed-rng {{'g_gen64'}}
     return std::generate_canonical<float, 24>(g_minstd); // expect: rematch-unreplayed-rng {{'g_minstd'}}

@@ -1,0 +1,552 @@
+//===--- Aliases.cpp - what a body's pointers, references and views reach -===//
+
+#include "Aliases.h"
+#include "CheckpointSites.h"
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/DeclCXX.h"
+#include "clang/AST/ExprCXX.h"
+#include "llvm/ADT/SmallPtrSet.h"
+
+namespace clang::tidy::rematch {
+
+bool isIdentityCall(const CallExpr &CE) {
+  const FunctionDecl *FD = CE.getDirectCallee();
+  if (!FD || CE.getNumArgs() != 1 || !FD->getIdentifier() ||
+      !FD->isInStdNamespace())
+    return false;
+  StringRef N = FD->getName();
+  return N == "move" || N == "forward" || N == "as_const";
+}
+
+namespace {
+
+constexpr unsigned MaxDepth = 16;
+
+void append(Places &Out, const Places &In) {
+  for (const Place &P : In) {
+    if (P.isLocal())
+      continue;
+    bool Known = llvm::any_of(Out, [&](const Place &Q) {
+      return Q.K == P.K && Q.R == P.R && Q.Var == P.Var && Q.Call == P.Call;
+    });
+    if (!Known)
+      Out.push_back(P);
+  }
+}
+
+// Parentheses, implicit casts that keep the object, temporaries, cleanups
+// and functional casts: what clang wraps around a value.
+const Expr *unwrap(const Expr *E) {
+  while (E) {
+    E = E->IgnoreParens();
+    if (const auto *IC = dyn_cast<ImplicitCastExpr>(E)) {
+      CastKind K = IC->getCastKind();
+      if (K != CK_NoOp && K != CK_LValueToRValue && K != CK_DerivedToBase &&
+          K != CK_UncheckedDerivedToBase && K != CK_ConstructorConversion &&
+          K != CK_UserDefinedConversion)
+        return E;
+      E = IC->getSubExpr();
+    } else if (const auto *M = dyn_cast<MaterializeTemporaryExpr>(E)) {
+      E = M->getSubExpr();
+    } else if (const auto *B = dyn_cast<CXXBindTemporaryExpr>(E)) {
+      E = B->getSubExpr();
+    } else if (const auto *C = dyn_cast<ExprWithCleanups>(E)) {
+      E = C->getSubExpr();
+    } else if (const auto *F = dyn_cast<CXXFunctionalCastExpr>(E)) {
+      E = F->getSubExpr();
+    } else if (const auto *CE = dyn_cast<ConstantExpr>(E)) {
+      E = CE->getSubExpr();
+    } else {
+      return E;
+    }
+  }
+  return E;
+}
+
+// The object a call is made on (a member call's, or a member operator's
+// first argument), with whether it is reached through `->`, and the
+// arguments after it.
+struct CallParts {
+  const Expr *Object = nullptr;
+  bool Arrow = false;
+  llvm::ArrayRef<const Expr *> Args;
+};
+
+CallParts partsOf(const CallExpr &CE) {
+  CallParts P;
+  llvm::ArrayRef<const Expr *> All(CE.getArgs(), CE.getNumArgs());
+  if (const auto *MC = dyn_cast<CXXMemberCallExpr>(&CE)) {
+    P.Object = MC->getImplicitObjectArgument();
+    if (const auto *ME = dyn_cast<MemberExpr>(MC->getCallee()->IgnoreParens()))
+      P.Arrow = ME->isArrow();
+    P.Args = All;
+    return P;
+  }
+  if (isa<CXXOperatorCallExpr>(CE) && !All.empty() &&
+      isa_and_nonnull<CXXMethodDecl>(CE.getCalleeDecl()) &&
+      !cast<CXXMethodDecl>(CE.getCalleeDecl())->isStatic()) {
+    P.Object = All.front();
+    P.Args = All.drop_front();
+    return P;
+  }
+  P.Args = All;
+  return P;
+}
+
+bool isClass(QualType T) { return T.getNonReferenceType()->isRecordType(); }
+
+} // namespace
+
+Aliases::Aliases(const FunctionDecl &FD, ASTContext &Ctx,
+                 const KnownFunctions &Known)
+    : FD(FD), Ctx(Ctx), Known(Known) {
+  if (const auto *MD = dyn_cast<CXXMethodDecl>(&FD)) {
+    const CXXRecordDecl *RD = MD->getParent();
+    if (RD && RD->isLambda()) {
+      Lambda = RD;
+      LambdaMutable = !MD->isConst();
+    }
+  }
+}
+
+Root Aliases::thisRoot() const {
+  if (!Lambda)
+    return Root::of(Root::This);
+  for (const LambdaCapture &C : Lambda->captures()) {
+    if (C.getCaptureKind() == LCK_This)
+      return Root::of(Root::This);
+    if (C.getCaptureKind() == LCK_StarThis)
+      return LambdaMutable ? Root::of(Root::Capture) : Root::local();
+  }
+  return Root::of(Root::This);
+}
+
+bool Aliases::declaredInside(const VarDecl *VD) const {
+  for (const DeclContext *DC = VD->getDeclContext(); DC; DC = DC->getParent())
+    if (DC == &FD)
+      return true;
+  return false;
+}
+
+const VarDecl *Aliases::localVar(const Expr *E) const {
+  const auto *DRE =
+      dyn_cast_or_null<DeclRefExpr>(E ? E->IgnoreParenImpCasts() : nullptr);
+  const auto *VD = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+  if (!VD || VD->hasGlobalStorage() || isa<ParmVarDecl>(VD) ||
+      !declaredInside(VD))
+    return nullptr;
+  return VD;
+}
+
+// Ref is the expression naming VD; Pointee: the question is about what VD
+// points or refers to.
+Places Aliases::variable(const VarDecl *VD, const Expr *Ref, bool Pointee) {
+  if (VD->hasGlobalStorage())
+    return {Place::root(Root::of(Root::Static), Ref)};
+  QualType T = VD->getType();
+  if (const auto *PVD = dyn_cast<ParmVarDecl>(VD);
+      PVD && PVD->getDeclContext() == &FD) {
+    Root Param = Root::of(Root::Param, PVD->getFunctionScopeIndex());
+    if (T->isReferenceType() && !T.getNonReferenceType().isConstQualified())
+      return {Place::root(Param, Ref)};
+    // What a pointer, reference, handle or iterator parameter points to is
+    // the caller's.
+    if (Pointee &&
+        (T->isPointerType() || T->isReferenceType() || T->isRecordType()))
+      return {Place::root(Param, Ref)};
+    return {};
+  }
+  if (VD->isInitCapture() && Lambda) {
+    // [m = g_steps]: a copy in the closure object (seen again by the
+    // recomputation when the lambda is mutable), or a reference.
+    if (T->isReferenceType() || Pointee || LambdaMutable)
+      return {Place::root(Root::of(Root::Capture), Ref)};
+    return {};
+  }
+  if (declaredInside(VD)) {
+    // The variable itself is local; what it refers to is what its
+    // bindings say. A reference, and a view (assigning to it writes
+    // through), stand for what they are bound to.
+    if (!Pointee && !T->isReferenceType() && !Known.isView(T))
+      return {};
+    Place P;
+    P.K = Place::Alias;
+    P.Var = VD;
+    return {P};
+  }
+  // Declared outside this body: a lambda capture.
+  if (Lambda)
+    for (const LambdaCapture &C : Lambda->captures()) {
+      if (!C.capturesVariable() || C.getCapturedVar() != VD)
+        continue;
+      if (C.getCaptureKind() == LCK_ByRef || Pointee || LambdaMutable)
+        return {Place::root(Root::of(Root::Capture), Ref)};
+      return {};
+    }
+  return {};
+}
+
+Places Aliases::object(const Expr *E, unsigned Depth) {
+  if (!E || Depth > MaxDepth)
+    return {};
+  E = unwrap(E);
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
+    if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()))
+      return variable(VD, DRE, /*Pointee=*/false);
+    if (const auto *BD = dyn_cast<BindingDecl>(DRE->getDecl()))
+      return object(BD->getBinding(), Depth + 1);
+    return {};
+  }
+  if (const auto *ME = dyn_cast<MemberExpr>(E)) {
+    if (isa<VarDecl>(ME->getMemberDecl()))
+      return {Place::root(Root::of(Root::Static), ME)};
+    Places Out = ME->isArrow() ? pointee(ME->getBase(), Depth + 1)
+                               : object(ME->getBase(), Depth + 1);
+    // `this->cache_` is named by its member.
+    for (Place &P : Out)
+      if (P.K == Place::Root &&
+          (!P.Named || isa<CXXThisExpr>(P.Named->IgnoreParenImpCasts())))
+        P.Named = ME;
+    return Out;
+  }
+  if (isa<CXXThisExpr>(E))
+    return {Place::root(thisRoot())};
+  if (const auto *UO = dyn_cast<UnaryOperator>(E)) {
+    if (UO->getOpcode() == UO_Deref)
+      return pointee(UO->getSubExpr(), Depth + 1);
+    if (UO->isPrefix()) // ++x is x
+      return object(UO->getSubExpr(), Depth + 1);
+    return {};
+  }
+  if (const auto *AS = dyn_cast<ArraySubscriptExpr>(E)) {
+    const Expr *B = AS->getBase()->IgnoreParenImpCasts();
+    if (B->getType()->isArrayType())
+      return object(B, Depth + 1);
+    return pointee(AS->getBase(), Depth + 1);
+  }
+  if (const auto *BO = dyn_cast<BinaryOperator>(E)) {
+    if (BO->isAssignmentOp()) // (x = y) is x
+      return object(BO->getLHS(), Depth + 1);
+    if (BO->getOpcode() == BO_Comma)
+      return object(BO->getRHS(), Depth + 1);
+    return {};
+  }
+  if (const auto *CO = dyn_cast<AbstractConditionalOperator>(E)) {
+    Places Out = object(CO->getTrueExpr(), Depth + 1);
+    append(Out, object(CO->getFalseExpr(), Depth + 1));
+    return Out;
+  }
+  if (const auto *Cast = dyn_cast<ExplicitCastExpr>(E))
+    return object(Cast->getSubExpr(), Depth + 1);
+  if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(E)) {
+    if (OC->getNumArgs() == 0)
+      return {};
+    OverloadedOperatorKind Op = OC->getOperator();
+    if ((Op == OO_Star && OC->getNumArgs() == 1) || Op == OO_Arrow)
+      return pointee(OC->getArg(0), Depth + 1);
+    // An assignment's result is its left operand.
+    if (Op == OO_Equal || (Op >= OO_PlusEqual && Op <= OO_PipeEqual) ||
+        Op == OO_LessLessEqual || Op == OO_GreaterGreaterEqual)
+      return object(OC->getArg(0), Depth + 1);
+    return result(OC, Depth + 1);
+  }
+  if (const auto *CE = dyn_cast<CallExpr>(E)) {
+    if (isIdentityCall(*CE))
+      return object(CE->getArg(0), Depth + 1);
+    return result(CE, Depth + 1);
+  }
+  // A temporary that stands for another object (Eigen's Map): assigning to
+  // it writes through.
+  if (isa<CXXConstructExpr>(E) && aliasValue(E, Depth + 1))
+    return pointee(E, Depth + 1);
+  return {};
+}
+
+Places Aliases::pointee(const Expr *E, unsigned Depth) {
+  if (!E || Depth > MaxDepth)
+    return {};
+  E = E->IgnoreParens();
+  if (const auto *IC = dyn_cast<ImplicitCastExpr>(E)) {
+    if (IC->getCastKind() == CK_ArrayToPointerDecay)
+      return object(IC->getSubExpr(), Depth + 1);
+    if (IC->getCastKind() == CK_FunctionToPointerDecay ||
+        IC->getCastKind() == CK_NullToPointer)
+      return {};
+    return pointee(IC->getSubExpr(), Depth + 1);
+  }
+  E = unwrap(E);
+  if (const auto *UO = dyn_cast<UnaryOperator>(E)) {
+    if (UO->getOpcode() == UO_AddrOf)
+      return object(UO->getSubExpr(), Depth + 1);
+    if (UO->isIncrementDecrementOp())
+      return pointee(UO->getSubExpr(), Depth + 1);
+    if (UO->getOpcode() == UO_Deref) // a pointer stored where *p is
+      return object(UO, Depth + 1);
+    return {};
+  }
+  if (const auto *BO = dyn_cast<BinaryOperator>(E)) {
+    if (BO->isAdditiveOp() && BO->getType()->isPointerType())
+      return pointee(BO->getLHS()->getType()->isPointerType() ? BO->getLHS()
+                                                              : BO->getRHS(),
+                     Depth + 1);
+    if (BO->getOpcode() == BO_Comma)
+      return pointee(BO->getRHS(), Depth + 1);
+    if (BO->isAssignmentOp())
+      return pointee(BO->getLHS(), Depth + 1);
+    return {};
+  }
+  if (isa<CXXThisExpr>(E))
+    return {Place::root(thisRoot())};
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
+    if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()))
+      return variable(VD, DRE, /*Pointee=*/true);
+    if (const auto *BD = dyn_cast<BindingDecl>(DRE->getDecl()))
+      return pointee(BD->getBinding(), Depth + 1);
+    return {};
+  }
+  // A pointer or handle kept in a member, or in an element of an array or
+  // container of them, points where that member or container is owned.
+  if (isa<MemberExpr>(E))
+    return object(E, Depth + 1);
+  if (isa<ArraySubscriptExpr>(E))
+    return Known.isHandle(E->getType()) ? object(E, Depth + 1) : Places{};
+  if (const auto *CO = dyn_cast<AbstractConditionalOperator>(E)) {
+    Places Out = pointee(CO->getTrueExpr(), Depth + 1);
+    append(Out, pointee(CO->getFalseExpr(), Depth + 1));
+    return Out;
+  }
+  if (const auto *Cast = dyn_cast<ExplicitCastExpr>(E))
+    return pointee(Cast->getSubExpr(), Depth + 1);
+  if (const auto *CE = dyn_cast<CallExpr>(E)) {
+    if (isIdentityCall(*CE))
+      return pointee(CE->getArg(0), Depth + 1);
+    // `it->`: the pointer operator-> returns points where `it` does.
+    if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(CE);
+        OC && OC->getOperator() == OO_Arrow && OC->getNumArgs() == 1)
+      return pointee(OC->getArg(0), Depth + 1);
+    // inputs[0] of a list of handles shares the object the list holds.
+    if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(CE);
+        OC && OC->getOperator() == OO_Subscript && OC->getNumArgs() == 2 &&
+        Known.isHandle(OC->getType()))
+      return pointee(OC->getArg(0), Depth + 1);
+    QualType T = CE->getType();
+    if (T->isPointerType() || (isClass(T) && !CE->isGLValue()))
+      return result(CE, Depth + 1);
+    // A reference to a pointer or handle held somewhere: where it is held.
+    if (CE->isGLValue())
+      return object(CE, Depth + 1);
+    return {};
+  }
+  if (const auto *CE = dyn_cast<CXXConstructExpr>(E)) {
+    const CXXConstructorDecl *Ctor = CE->getConstructor();
+    if (Ctor->isCopyOrMoveConstructor() && CE->getNumArgs() >= 1)
+      return aliasValue(CE->getArg(0), Depth + 1)
+                 ? pointee(CE->getArg(0), Depth + 1)
+                 : Places{};
+    // span(v), Map(p, n), reference_wrapper(x): what the model says.
+    if (const AliasRule *R = Known.lookup(*Ctor).Returns) {
+      llvm::ArrayRef<const Expr *> Args(CE->getArgs(), CE->getNumArgs());
+      Places Out;
+      if (R->K == AliasRule::Argument) {
+        int I = Known.paramIndex(*Ctor, R->Arg);
+        if (I >= 0 && unsigned(I) < Args.size())
+          Out = storage(Args[I], Depth + 1);
+      } else if (R->K == AliasRule::Arguments) {
+        for (const Expr *A : Args)
+          append(Out, storage(A, Depth + 1));
+      }
+      for (Place &P : Out)
+        if (P.May.empty())
+          P.May = R->May;
+      return Out;
+    }
+    return {};
+  }
+  return {};
+}
+
+Places Aliases::storage(const Expr *E, unsigned Depth) {
+  if (!E)
+    return {};
+  QualType T = E->getType();
+  if (T->isPointerType() || (isClass(T) && aliasValue(E, Depth + 1)))
+    return pointee(E, Depth + 1);
+  return object(E, Depth + 1);
+}
+
+bool Aliases::aliasValue(const Expr *E, unsigned Depth) {
+  if (!E || Depth > MaxDepth)
+    return false;
+  E = unwrap(E);
+  QualType T = E->getType();
+  if (Known.isHandle(T) || Known.isView(T))
+    return true;
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
+    const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
+    // A local: its bindings, found by the end of the body, tell.
+    return VD && !VD->hasGlobalStorage() && declaredInside(VD);
+  }
+  if (const auto *CO = dyn_cast<AbstractConditionalOperator>(E))
+    return aliasValue(CO->getTrueExpr(), Depth + 1) ||
+           aliasValue(CO->getFalseExpr(), Depth + 1);
+  if (const auto *CE = dyn_cast<CallExpr>(E)) {
+    if (isIdentityCall(*CE))
+      return aliasValue(CE->getArg(0), Depth + 1);
+    const FunctionDecl *Callee = CE->getDirectCallee();
+    if (!Callee)
+      return false;
+    if (Known.lookup(*Callee).Returns)
+      return true;
+    // An analysed function: its summary says what it returns.
+    return !Known.isModelled(*Callee, Ctx.getSourceManager()) ||
+           (!Callee->getDefinition() &&
+            !Ctx.getSourceManager().isInSystemHeader(Callee->getLocation()));
+  }
+  if (const auto *CE = dyn_cast<CXXConstructExpr>(E)) {
+    const CXXConstructorDecl *Ctor = CE->getConstructor();
+    if (Ctor->isCopyOrMoveConstructor() && CE->getNumArgs() >= 1)
+      return aliasValue(CE->getArg(0), Depth + 1);
+    return Known.lookup(*Ctor).Returns != nullptr;
+  }
+  return false;
+}
+
+Places Aliases::result(const CallExpr *CE, unsigned Depth) {
+  const FunctionDecl *Callee = CE->getDirectCallee();
+  if (!Callee || Depth > MaxDepth)
+    return {};
+  CallParts Parts = partsOf(*CE);
+  auto ObjectStorage = [&]() -> Places {
+    if (!Parts.Object)
+      return {};
+    return Parts.Arrow ? pointee(Parts.Object, Depth + 1)
+                       : storage(Parts.Object, Depth + 1);
+  };
+  const CallModel &M = Known.lookup(*Callee);
+  if (const AliasRule *R = M.Returns) {
+    Places Out;
+    switch (R->K) {
+    case AliasRule::This:
+      Out = ObjectStorage();
+      break;
+    case AliasRule::Argument: {
+      int I = Known.paramIndex(*Callee, R->Arg);
+      if (I >= 0 && unsigned(I) < Parts.Args.size())
+        Out = storage(Parts.Args[I], Depth + 1);
+      break;
+    }
+    case AliasRule::Arguments:
+      for (const Expr *A : Parts.Args)
+        append(Out, storage(A, Depth + 1));
+      break;
+    }
+    for (Place &P : Out)
+      if (P.May.empty())
+        P.May = R->May;
+    return Out;
+  }
+  const SourceManager &SM = Ctx.getSourceManager();
+  const FunctionDecl *Def = Callee->getDefinition();
+  bool Analysed = Def && !Known.isModelled(*Def, SM);
+  bool External =
+      !Def && !M.Modelled && !SM.isInSystemHeader(Callee->getLocation());
+  Places Out;
+  if (Analysed || External) {
+    // Its summary says what it returns; the composition resolves it.
+    Place P;
+    P.K = Place::Returned;
+    P.Call = CE;
+    Out.push_back(P);
+    if (Analysed)
+      return Out;
+  }
+  // A library accessor (or one whose summary may be missing) returning a
+  // reference hands out part of its object.
+  if (CE->isGLValue())
+    append(Out, ObjectStorage());
+  return Out;
+}
+
+bool Aliases::mayAlias(const VarDecl &V) const {
+  return !V.hasGlobalStorage() && !isa<ParmVarDecl>(V) && declaredInside(&V);
+}
+
+void Aliases::bind(const VarDecl &V, Places P, SourceLocation At) {
+  for (const Place &Each : P)
+    if (!Each.isLocal())
+      Bindings[&V].push_back({Each, At});
+}
+
+void Aliases::bindInit(const VarDecl &V) {
+  const Expr *Init = V.getInit();
+  if (!Init || !mayAlias(V))
+    return;
+  QualType T = V.getType();
+  SourceLocation At = Init->getBeginLoc();
+  if (T->isReferenceType()) {
+    // A const reference only reads, unless it is to a handle, whose
+    // in-place methods are const.
+    if (T.getNonReferenceType().isConstQualified() && !Known.isHandle(T))
+      return;
+    bind(V, object(Init, 0), At);
+  } else if (T->isPointerType()) {
+    if (!T->getPointeeType().isConstQualified())
+      bind(V, pointee(Init, 0), At);
+  } else if (T->isRecordType() && aliasValue(Init, 0)) {
+    bind(V, pointee(Init, 0), At);
+  }
+}
+
+void Aliases::bindRange(const VarDecl &V, const Expr *Range) {
+  if (!Range || !mayAlias(V))
+    return;
+  QualType T = V.getType();
+  bool ByReference =
+      T->isReferenceType() &&
+      (!T.getNonReferenceType().isConstQualified() || Known.isHandle(T));
+  // A handle copied out of the range still shares its element's object.
+  if (ByReference || Known.isHandle(T))
+    bind(V, storage(Range, 0), Range->getBeginLoc());
+}
+
+void Aliases::bindAssigned(const VarDecl &V, const Expr *Value) {
+  if (!Value || !mayAlias(V))
+    return;
+  QualType T = V.getType();
+  if (T->isReferenceType() || Known.isView(T))
+    return; // assigning through it, not rebinding it
+  if (T->isPointerType()) {
+    if (!T->getPointeeType().isConstQualified())
+      bind(V, pointee(Value, 0), Value->getBeginLoc());
+  } else if (T->isRecordType() && aliasValue(Value, 0)) {
+    bind(V, pointee(Value, 0), Value->getBeginLoc());
+  }
+}
+
+const Places &Aliases::resolve(const VarDecl *V) {
+  if (auto It = Resolved.find(V); It != Resolved.end())
+    return It->second;
+  // Empty while V is being resolved: a cycle of bindings (p = q; q = p;)
+  // adds nothing a first pass has not.
+  Resolved[V];
+  Places Out;
+  if (auto It = Bindings.find(V); It != Bindings.end()) {
+    // By copy: resolving another variable may grow the map.
+    llvm::SmallVector<Binding, 1> Own = It->second;
+    for (const Binding &B : Own) {
+      if (B.P.K == Place::Alias) {
+        Places Through = resolve(B.P.Var);
+        append(Out, Through);
+        continue;
+      }
+      Place P = B.P;
+      P.At = B.At;
+      append(Out, {P});
+    }
+  }
+  Places &Slot = Resolved[V];
+  Slot = std::move(Out);
+  return Slot;
+}
+
+} // namespace clang::tidy::rematch

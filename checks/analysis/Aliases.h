@@ -1,0 +1,125 @@
+//===--- Aliases.h - what a body's pointers, references and views reach -*- C++
+//-*-===//
+//
+// The alias state of one function body, kept apart from the effect
+// collector that phrases what happens through it: for every local pointer,
+// reference, iterator, structured binding, span, view or handle, the places
+// it may point into, and for any expression, the object it designates or
+// the places its value points into.
+//
+// A place is a root outside the call (a global, a capture, a parameter,
+// `this` state: Root), a local alias variable still to be resolved
+// (Alias), or what a call of an analysed function returns (Returned),
+// which only the callee's summary can tell. What a call into a library
+// returns comes from the models' `Returns: {AliasOf: ...}` rules
+// (docs/models.md).
+//
+// Flow-insensitive: a variable may point into everything any of its
+// bindings (its initialiser, an assignment, a range-for) points into,
+// wherever the binding is in the body. Not tracked: aliases stored into
+// containers, structures or the heap (a pointer kept in a struct member is
+// that member's root), pointers to pointers, and aliases whose origin the
+// body cannot see (a pointer read from a container of pointers): those are
+// local, never guessed into a finding (docs/checks/state-write.md).
+//
+//===----------------------------------------------------------------------===//
+#ifndef REMATCH_CHECKS_ALIASES_H
+#define REMATCH_CHECKS_ALIASES_H
+
+#include "Effect.h"
+#include "KnownFunctions.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallVector.h"
+
+namespace clang {
+class ASTContext;
+}
+
+namespace clang::tidy::rematch {
+
+// std::move, std::forward and std::as_const: casts written as calls. What
+// they return is their argument's object.
+bool isIdentityCall(const CallExpr &CE);
+
+struct Place {
+  enum Kind : unsigned char { Root, Alias, Returned };
+  Kind K = Root;
+  rematch::Root R;              // Root: Local when nothing outside
+  const VarDecl *Var = nullptr; // Alias: the local variable
+  const Expr *Call = nullptr;   // Returned: the call whose result it is
+  // Root: the expression that names the object outside (g_buffer in
+  // `float *p = g_buffer;`): its read is part of a write through the alias.
+  const Expr *Named = nullptr;
+  SourceLocation At;   // resolved through a binding: where it was taken
+  llvm::StringRef May; // from a model: when the result is an alias at all
+
+  static Place root(rematch::Root R, const Expr *Named = nullptr) {
+    Place P;
+    P.R = R;
+    P.Named = Named;
+    return P;
+  }
+  bool isLocal() const { return K == Root && !R.isOutside(); }
+};
+using Places = llvm::SmallVector<Place, 1>;
+
+class Aliases {
+public:
+  Aliases(const FunctionDecl &FD, ASTContext &Ctx, const KnownFunctions &Known);
+
+  // The object an lvalue designates: `g.a[i]`, `*p`, `it->second`, `r`.
+  Places designates(const Expr *E) { return object(E, 0); }
+  // What a pointer, iterator, view or handle value points into.
+  Places pointsInto(const Expr *E) { return pointee(E, 0); }
+  // Where a change through E lands: what it points into when E is a
+  // pointer, a handle or another alias value, else the object itself.
+  Places storageOf(const Expr *E) { return storage(E, 0); }
+
+  // Whether a class-typed expression's value refers to another object (an
+  // iterator, a span, a view, a handle, a local alias).
+  bool isAliasValue(const Expr *E) { return aliasValue(E, 0); }
+
+  // Bindings of a local variable V declared in the body.
+  void bindInit(const VarDecl &V);                        // its initialiser
+  void bindRange(const VarDecl &V, const Expr *Range);    // for (V : Range)
+  void bindAssigned(const VarDecl &V, const Expr *Value); // `V = Value;`
+
+  // Everything V may point into, through any chain of bindings: outside
+  // roots (each with where it was named, At the binding that named it)
+  // and returned values. Local places are left out.
+  const Places &resolve(const VarDecl *V);
+
+  // The root `this` stands for in this body (a lambda's captured object).
+  rematch::Root thisRoot() const;
+  // The local variable an expression names, when it is one of the body's.
+  const VarDecl *localVar(const Expr *E) const;
+
+private:
+  Places object(const Expr *E, unsigned Depth);
+  Places pointee(const Expr *E, unsigned Depth);
+  Places storage(const Expr *E, unsigned Depth);
+  bool aliasValue(const Expr *E, unsigned Depth);
+  // What the result of a call refers to.
+  Places result(const CallExpr *CE, unsigned Depth);
+  Places variable(const VarDecl *VD, const Expr *Ref, bool Pointee);
+  void bind(const VarDecl &V, Places P, SourceLocation At);
+  bool declaredInside(const VarDecl *VD) const;
+  bool mayAlias(const VarDecl &V) const;
+
+  const FunctionDecl &FD;
+  ASTContext &Ctx;
+  const KnownFunctions &Known;
+  const CXXRecordDecl *Lambda = nullptr;
+  bool LambdaMutable = false;
+
+  struct Binding {
+    Place P;
+    SourceLocation At;
+  };
+  llvm::DenseMap<const VarDecl *, llvm::SmallVector<Binding, 1>> Bindings;
+  llvm::DenseMap<const VarDecl *, Places> Resolved;
+};
+
+} // namespace clang::tidy::rematch
+
+#endif

@@ -802,10 +802,20 @@ private:
       EffectFacts G = F;
       if (G.May.empty())
         G.May = P.May.str();
+      // The object outside is changed, not read.
+      if (P.Named)
+        consume(P.Named);
+      std::string Subject = F.Subject;
+      // No subject given, or the change goes through a temporary view of
+      // the object (`m.block(0, 0, 2, 2) = x`): named by the object.
+      if (Subject.empty()) {
+        Subject = nameOf(P);
+      } else if (const Expr *Through = P.Named ? callThrough(Target) : nullptr) {
+        G.Via = describe(Through);
+        Subject = nameOf(P);
+      }
       std::string Detail = G.Detail;
-      // No subject given: named by the object outside.
-      addEffect(std::move(G), P.R, F.Subject.empty() ? nameOf(P) : F.Subject,
-                std::move(Detail), L);
+      addEffect(std::move(G), P.R, std::move(Subject), std::move(Detail), L);
     }
   }
 
@@ -1008,8 +1018,11 @@ private:
     // The other iterators of the range (std::fill's last) name the same
     // object: part of this change, not reads of their own.
     for (const Expr *Other : Args)
-      if (Other != Target && sameObject(Alias.storageOf(Other), Ps))
-        consume(Other);
+      if (Other != Target)
+        if (Places Of = Alias.storageOf(Other); sameObject(Of, Ps))
+          for (const Place &P : Of)
+            if (P.Named)
+              consume(P.Named);
     // What of the object the model says is written (a module's
     // running_mean), or the object; an iterator or pointer a call returns
     // (g_vec.begin()) by the object it points into.
@@ -1021,6 +1034,58 @@ private:
     E.Detail = FD.getNameAsString();
     recordOn(std::move(E), Ps, std::move(Subject), Call->getBeginLoc(),
              Target);
+  }
+
+  // An expression that hands out another object: a named function that
+  // returns an alias (`std::get<0>(t)`, `std::tie(a, b)`), or a temporary
+  // view or handle a call or constructor returns (`w.noalias()`,
+  // `x.view(-1)`, `x[0]` of a tensor, `Map<V>(p, n)`). Operators on
+  // objects (`v[i]`, `m(0, 0)`) are the object's own syntax.
+  static bool isCallThrough(const Expr *E) {
+    E = skipWrappers(E);
+    if (!E)
+      return false;
+    if (const auto *CE = dyn_cast<CallExpr>(E)) {
+      if (isIdentityCall(*CE))
+        return false;
+      if (!isa<CXXOperatorCallExpr>(CE))
+        return true;
+    } else if (!isa<CXXConstructExpr>(E)) {
+      return false;
+    }
+    return E->isPRValue() && E->getType()->isRecordType();
+  }
+
+  // The part of a change's target that hands out the object changed, when
+  // there is one: `std::get<0>(t)` in itself, `g.data()` in `g.data()[2]`
+  // and `*std::begin(g)`.
+  static const Expr *callThrough(const Expr *E) {
+    for (unsigned Depth = 0; E && Depth < 8; ++Depth) {
+      if (isCallThrough(E))
+        return E;
+      E = E->IgnoreParenImpCasts();
+      if (const auto *UO = dyn_cast<UnaryOperator>(E);
+          UO && UO->getOpcode() == UO_Deref)
+        E = UO->getSubExpr();
+      else if (const auto *AS = dyn_cast<ArraySubscriptExpr>(E))
+        E = AS->getBase();
+      else if (const auto *ME = dyn_cast<MemberExpr>(E); ME && ME->isArrow())
+        E = ME->getBase();
+      else
+        return nullptr;
+    }
+    return nullptr;
+  }
+
+  // How a message names the alias variable a change went through.
+  static std::string aliasName(const VarDecl &V) {
+    const auto *D = dyn_cast<DecompositionDecl>(&V);
+    if (!D)
+      return V.getNameAsString();
+    std::string Out = "[";
+    for (const BindingDecl *B : D->bindings())
+      Out += (Out.size() > 1 ? ", " : "") + B->getNameAsString();
+    return Out + "]";
   }
 
   // The declaration that names a place's object, if any.
@@ -1208,7 +1273,7 @@ private:
           F.May = T.May.str();
         SourceLocation At;
         if (C.P.K == Place::Alias) {
-          F.Via = C.P.Var->getNameAsString();
+          F.Via = aliasName(*C.P.Var);
           At = T.At;
         } else {
           F.Via = describe(C.P.Call);

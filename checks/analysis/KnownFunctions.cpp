@@ -127,8 +127,9 @@ bool ruleMatches(const ModelEntry &R, const FunctionDecl &FD,
     return false;
   if (!Last.starts_with(R.NamePrefix) || !Last.ends_with(R.NameSuffix))
     return false;
-  if (R.HasParam && !hasParam(FD, *R.HasParam))
-    return false;
+  for (const ArgRef &A : R.HasParam)
+    if (!hasParam(FD, A))
+      return false;
   if (R.OverloadHasParam && !overloadHasParam(FD, *R.OverloadHasParam))
     return false;
   return true;

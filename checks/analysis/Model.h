@@ -86,7 +86,7 @@ struct ModelEntry {
   std::vector<std::string> Classes;
   std::string NamePrefix, NameSuffix;
   std::vector<std::string> Names; // unqualified names
-  std::optional<ArgRef> HasParam;         // the function has this parameter
+  std::vector<ArgRef> HasParam; // the function has each of these parameters
   std::optional<ArgRef> OverloadHasParam; // some overload of its name has it
 
   // -- what they do --------------------------------------------------------

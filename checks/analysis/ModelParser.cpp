@@ -404,8 +404,15 @@ private:
             return Str(V, E.NameSuffix, "a name suffix");
           if (K == "Names")
             return strings(V, E.Names, "names");
-          if (K == "HasParam")
-            return argOnly(V, V, E.HasParam.emplace(), "HasParam");
+          if (K == "HasParam") {
+            // One parameter, or a list that must all be there.
+            if (isa_and_nonnull<yaml::SequenceNode>(V))
+              return list(V, "parameters", E.HasParam,
+                          [&](yaml::Node *I, ArgRef &A) {
+                            return argOnly(I, I, A, "HasParam");
+                          });
+            return argOnly(V, V, E.HasParam.emplace_back(), "HasParam");
+          }
           if (K == "OverloadHasParam")
             return argOnly(V, V, E.OverloadHasParam.emplace(),
                            "OverloadHasParam");

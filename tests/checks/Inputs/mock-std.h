@@ -83,6 +83,8 @@ ssize_t write(int fd, const void *buf, size_t n);
 void syslog(int priority, const char *fmt, ...);
 
 void *memcpy(void *dst, const void *src, size_t n);
+void *memmove(void *dst, const void *src, size_t n);
+void *memset(void *dst, int c, size_t n);
 size_t strlen(const char *s);
 }
 
@@ -112,6 +114,8 @@ using ::time;
 using ::clock;
 using ::time_t;
 using ::memcpy;
+using ::memmove;
+using ::memset;
 using ::strlen;
 
 // ---- utility ---------------------------------------------------------------
@@ -207,6 +211,9 @@ public:
   T &at(size_t) { return *data_; }
   const T &at(size_t) const { return *data_; }
   T &back() { return *data_; }
+  T &front() { return *data_; }
+  T *data() { return data_; }
+  const T *data() const { return data_; }
   size_t size() const { return 0; }
   bool empty() const { return true; }
   iterator begin() { return data_; }
@@ -614,6 +621,89 @@ SampleIt sample(PopulationIt first, PopulationIt last, SampleIt out,
 template <class RealType, size_t Bits, class URBG>
 RealType generate_canonical(URBG &g) {
   return RealType();
+}
+
+// ---- aliases: views, references, tuples, algorithms ------------------------
+template <bool B, class T, class F> struct conditional { typedef T type; };
+template <class T, class F> struct conditional<false, T, F> {
+  typedef F type;
+};
+template <size_t I, class A, class B>
+typename conditional<I == 0, A, B>::type &get(pair<A, B> &p);
+template <class... T> struct tuple {
+  tuple(T... args) {}
+  template <class A, class B> tuple &operator=(const pair<A, B> &) {
+    return *this;
+  }
+};
+template <class... T> tuple<T &...> tie(T &...args) {
+  return tuple<T &...>(args...);
+}
+template <class T> class reference_wrapper {
+public:
+  reference_wrapper(T &x) : p_(&x) {}
+  T &get() const { return *p_; }
+  operator T &() const { return *p_; }
+
+private:
+  T *p_;
+};
+template <class T> reference_wrapper<T> ref(T &x) {
+  return reference_wrapper<T>(x);
+}
+template <class T> class span {
+public:
+  span(T *p, size_t n) : p_(p) {}
+  template <class C> span(C &c) : p_(c.data()) {}
+  T &operator[](size_t i) const { return p_[i]; }
+  T *data() const { return p_; }
+  T *begin() const { return p_; }
+  T *end() const { return p_; }
+
+private:
+  T *p_;
+};
+class string_view {
+public:
+  string_view(const char *s) : p_(s) {}
+  const char &operator[](size_t i) const { return p_[i]; }
+  const char *data() const { return p_; }
+
+private:
+  const char *p_;
+};
+template <class T> class unique_ptr {
+public:
+  T *operator->() const { return p_; }
+  T &operator*() const { return *p_; }
+  T *get() const { return p_; }
+
+private:
+  T *p_ = nullptr;
+};
+template <class T> shared_ptr<T> make_shared();
+template <class It> It next(It it, long n = 1) { return it; }
+template <class C> auto begin(C &c) -> decltype(c.begin()) {
+  return c.begin();
+}
+// The algorithms, their output parameter named as libstdc++ names it.
+template <class It, class T> void fill(It first, It last, const T &v) {}
+template <class It, class N, class T> It fill_n(It first, N n, const T &v) {
+  return first;
+}
+template <class In, class Out> Out copy(In __first, In __last, Out __result) {
+  return __result;
+}
+template <class In, class Out, class Op>
+Out transform(In __first, In __last, Out __result, Op __op) {
+  return __result;
+}
+template <class It, class T> void iota(It first, It last, T v) {}
+template <class It> void sort(It first, It last) {}
+template <class It> void reverse(It first, It last) {}
+template <class T> void swap(T &a, T &b) {}
+template <class In, class T> T accumulate(In first, In last, T init) {
+  return init;
 }
 
 // ---- chrono and threads ----------------------------------------------------

@@ -193,8 +193,13 @@ Places Aliases::object(const Expr *E, unsigned Depth) {
   if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
     if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()))
       return variable(VD, DRE, /*Pointee=*/false);
-    if (const auto *BD = dyn_cast<BindingDecl>(DRE->getDecl()))
+    if (const auto *BD = dyn_cast<BindingDecl>(DRE->getDecl())) {
+      // A tuple-like binding is a hidden reference initialised with
+      // get<I>(e), which the walk does not visit.
+      if (const VarDecl *Holding = BD->getHoldingVar())
+        return object(Holding->getInit(), Depth + 1);
       return object(BD->getBinding(), Depth + 1);
+    }
     return {};
   }
   if (const auto *ME = dyn_cast<MemberExpr>(E)) {
@@ -300,8 +305,11 @@ Places Aliases::pointee(const Expr *E, unsigned Depth) {
   if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
     if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()))
       return variable(VD, DRE, /*Pointee=*/true);
-    if (const auto *BD = dyn_cast<BindingDecl>(DRE->getDecl()))
+    if (const auto *BD = dyn_cast<BindingDecl>(DRE->getDecl())) {
+      if (const VarDecl *Holding = BD->getHoldingVar())
+        return pointee(Holding->getInit(), Depth + 1);
       return pointee(BD->getBinding(), Depth + 1);
+    }
     return {};
   }
   // A pointer or handle kept in a member, or in an element of an array or
@@ -330,10 +338,11 @@ Places Aliases::pointee(const Expr *E, unsigned Depth) {
         Known.isHandle(OC->getType()))
       return pointee(OC->getArg(0), Depth + 1);
     QualType T = CE->getType();
-    if (T->isPointerType() || (isClass(T) && !CE->isGLValue()))
+    if (!CE->isGLValue() && (T->isPointerType() || isClass(T)))
       return result(CE, Depth + 1);
-    // A reference to a pointer or handle held somewhere: where it is held.
-    if (CE->isGLValue())
+    // A reference to a handle held somewhere: its object is where it is
+    // held. A pointer read out of a container points nobody knows where.
+    if (CE->isGLValue() && Known.isHandle(T))
       return object(CE, Depth + 1);
     return {};
   }

@@ -258,8 +258,11 @@ private:
         Nodes[V].WrittenThrough.insert(E->Target.Index);
       for (const SummaryReturn &X : Roots) {
         SummaryEffect Named = *E;
-        if (!X.VarName.empty())
+        if (!X.VarName.empty()) {
           Named.Subject = X.VarName;
+          if (Named.Via.empty())
+            Named.Via = Named.ViaCall;
+        }
         Grew |= add(V, Named, nullptr, X.R, Root::local(), false);
       }
     }

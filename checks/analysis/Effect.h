@@ -189,6 +189,7 @@ static_assert(sizeof(void *) != 8 || sizeof(Effect) <= 88,
 // One call made by a function, with the roots of what the callee can reach.
 struct CallSite {
   const FunctionDecl *Callee = nullptr;
+  const Expr *Call = nullptr; // the call as written, for messages
   SourceLocation Loc;
   Root Object;             // root of the implicit object (member calls)
   llvm::SmallVector<Root, 4> Args; // per parameter: what it refers to

@@ -542,13 +542,17 @@ bool EffectAnalysis::SummarySolver::resolveThrough(
   for (const ReturnedAlias &RA : Roots) {
     Effect X = E;
     X.Target = RA.R;
-    // Named by the global the callee returns (`stats()` returns 's_stats').
+    // Named by the global the callee returns (`stats()` returns
+    // 's_stats'), through the call when no alias is named.
     std::string Name = RA.Var       ? canonicalName(*RA.Var)
                        : RA.VarName ? *RA.VarName
                                     : std::string();
     if (!Name.empty() && Name != E.facts().Subject) {
       EffectFacts F = E.facts();
       F.Subject = std::move(Name);
+      if (const Expr *Call = N.Facts.Calls[E.Target.Index].Call;
+          F.Via.empty() && Call)
+        F.Via = describeExpr(Call, A.Ctx);
       X.setFacts(A.Pool.intern(std::move(F)));
     }
     if (!Seen.insert(keyOf(X)).second)
@@ -1234,8 +1238,11 @@ void EffectAnalysis::describeFunctions(TUSummary &S) {
     for (const Effect &E : F.Effects)
       if (exported(E))
         if (std::optional<Root> R = keptRoot(E.Target, Kept)) {
-          Out.Effects.push_back(exportEffect(E, Out.Name, Where, Usr));
-          Out.Effects.back().Target = *R;
+          SummaryEffect &X =
+              Out.Effects.emplace_back(exportEffect(E, Out.Name, Where, Usr));
+          X.Target = *R;
+          if (R->K == Root::Returned && F.Calls[E.Target.Index].Call)
+            X.ViaCall = describeExpr(F.Calls[E.Target.Index].Call, Ctx);
         }
     for (const ReturnedAlias &RA : F.Returns) {
       std::optional<Root> R = keptRoot(RA.R, Kept);

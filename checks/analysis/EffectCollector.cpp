@@ -26,6 +26,37 @@ bool isRecomputingCall(const Expr *E) {
          canonicalName(*FD) == "rematch::recomputing";
 }
 
+// How an lvalue is named in a message: the source text when it is short.
+std::string describeExpr(const Expr *E, const ASTContext &Ctx) {
+  E = E->IgnoreParenImpCasts();
+  while (const auto *CE = dyn_cast<CallExpr>(E)) // std::forward<A>(a): a
+    if (isIdentityCall(*CE))
+      E = CE->getArg(0)->IgnoreParenImpCasts();
+    else
+      break;
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
+    if (DRE->getDecl()->getDeclContext()->isRecord() || DRE->hasQualifier())
+      return canonicalName(*DRE->getDecl());
+    return DRE->getDecl()->getNameAsString();
+  }
+  if (const auto *ME = dyn_cast<MemberExpr>(E))
+    if (isa<CXXThisExpr>(ME->getBase()->IgnoreParenImpCasts()) &&
+        ME->getBase()->isImplicitCXXThis())
+      return ME->getMemberDecl()->getNameAsString();
+  CharSourceRange R = CharSourceRange::getTokenRange(E->getSourceRange());
+  if (R.getBegin().isMacroID() || R.getEnd().isMacroID())
+    return "expression";
+  llvm::StringRef Text =
+      Lexer::getSourceText(R, Ctx.getSourceManager(), Ctx.getLangOpts());
+  std::string S;
+  for (char C : Text)
+    if (!(C == ' ' || C == '\n' || C == '\t' || C == '\r'))
+      S += C;
+  if (S.empty() || S.size() > 60)
+    return "expression";
+  return S;
+}
+
 namespace {
 
 // How a guard condition confines its branches.
@@ -1028,7 +1059,8 @@ private:
     // (g_vec.begin()) by the object it points into.
     std::string Subject =
         !ME.Subject.empty() ? ME.Subject
-        : isa<CallExpr>(Target->IgnoreParenImpCasts())
+        : ME.On.K == ModelTarget::Argument &&
+                isa<CallExpr>(Target->IgnoreParenImpCasts())
             ? std::string()
             : describeObject(Target, ThroughPointer);
     E.Detail = FD.getNameAsString();
@@ -1154,6 +1186,7 @@ private:
         return;
     CallSite C;
     C.Callee = &Callee;
+    C.Call = Call;
     C.Loc = loc(L);
     C.Virtual = Virtual;
     if (const auto *MD = dyn_cast<CXXMethodDecl>(&Callee);
@@ -1275,8 +1308,6 @@ private:
         if (C.P.K == Place::Alias) {
           F.Via = aliasName(*C.P.Var);
           At = T.At;
-        } else {
-          F.Via = describe(C.P.Call);
         }
         // Through a local alias of a global: the read that took it is part
         // of this change.
@@ -1453,36 +1484,7 @@ private:
   }
 
   // How an lvalue is named in a message: the source text when it is short.
-  std::string describe(const Expr *E) const {
-    E = E->IgnoreParenImpCasts();
-    while (const auto *CE = dyn_cast<CallExpr>(E)) // std::forward<A>(a): a
-      if (isIdentityCall(*CE))
-        E = CE->getArg(0)->IgnoreParenImpCasts();
-      else
-        break;
-    if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
-      if (DRE->getDecl()->getDeclContext()->isRecord() ||
-          DRE->hasQualifier())
-        return canonicalName(*DRE->getDecl());
-      return DRE->getDecl()->getNameAsString();
-    }
-    if (const auto *ME = dyn_cast<MemberExpr>(E))
-      if (isa<CXXThisExpr>(ME->getBase()->IgnoreParenImpCasts()) &&
-          ME->getBase()->isImplicitCXXThis())
-        return ME->getMemberDecl()->getNameAsString();
-    CharSourceRange R = CharSourceRange::getTokenRange(E->getSourceRange());
-    if (R.getBegin().isMacroID() || R.getEnd().isMacroID())
-      return "expression";
-    llvm::StringRef Text =
-        Lexer::getSourceText(R, SM, Ctx.getLangOpts());
-    std::string S;
-    for (char C : Text)
-      if (!(C == ' ' || C == '\n' || C == '\t' || C == '\r'))
-        S += C;
-    if (S.empty() || S.size() > 60)
-      return "expression";
-    return S;
-  }
+  std::string describe(const Expr *E) const { return describeExpr(E, Ctx); }
 
   const FunctionDecl &FD;
   ASTContext &Ctx;

@@ -51,6 +51,10 @@ DirectFacts collectDirectFacts(const FunctionDecl &FD, ASTContext &Ctx,
                                const KnownFunctions &Known, FactsPool &Pool,
                                BodyObserver *Observer = nullptr);
 
+// How a message names an expression: a variable by its name, anything
+// else by its source text when it is short.
+std::string describeExpr(const Expr *E, const ASTContext &Ctx);
+
 // True for `rematch::recomputing()`, possibly parenthesised or converted.
 bool isRecomputingCall(const Expr *E);
 

@@ -241,11 +241,15 @@ llvm::Expected<SummaryEffect> readEffect(Reader &R, const sj::Value &V) {
       return Slot.takeError();
     E.MutatedSlot = *Slot;
   }
-  if ((*O)->get("via")) {
-    auto Via = R.string(**O, "via");
-    if (!Via)
-      return Via.takeError();
-    E.Via = *Via;
+  for (auto [Key, Field] :
+       {std::pair<const char *, std::string *>{"via", &E.Via},
+        {"via_call", &E.ViaCall}}) {
+    if (!(*O)->get(Key))
+      continue;
+    auto V = R.string(**O, Key);
+    if (!V)
+      return V.takeError();
+    *Field = *V;
   }
   if (const sj::Value *A = (*O)->get("alias_at")) {
     auto Loc = R.location(*A);
@@ -405,6 +409,8 @@ llvm::json::Value effectJson(const SummaryEffect &E) {
     Effect["alias_at"] = toJson(E.AliasAt);
   if (E.ReturnedRead)
     Effect["returned_read"] = true;
+  if (!E.ViaCall.empty())
+    Effect["via_call"] = E.ViaCall;
   return Effect;
 }
 

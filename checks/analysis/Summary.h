@@ -54,6 +54,9 @@ struct SummaryEffect : EffectFacts {
   // A change through an alias (Via): where the alias was taken. Line 0:
   // none.
   PlainLocation AliasAt;
+  // A change through what a call returns (Target Returned): the call as
+  // written, named when what it returns is a global.
+  std::string ViaCall;
 };
 
 // What a function returns an alias of: a global (Static, with its USR and

@@ -1,0 +1,47 @@
+// Views of Eigen objects on Debian's Eigen 3 headers (models/eigen.yaml):
+// assigning to a block, row, column, segment or diagonal writes the matrix
+// it views; `noalias()` is the matrix; a Map or Ref writes the memory it
+// stands for; a view kept in a variable writes through. Views of locals
+// stay quiet.
+// ARGS: -I/usr/include/eigen3 -I{root}/runtime/include
+// REQUIRES: /usr/include/eigen3/Eigen/Dense
+#include <rematch/rematch.h>
+#include <Eigen/Dense>
+#include <vector>
+
+Eigen::MatrixXf g_w(4, 4);
+std::vector<float> g_state(16);
+
+// ---- positives ---------------------------------------------------------
+
+float views(rematch::Segment &seg, Eigen::VectorXf &h, const Eigen::MatrixXf &a,
+            const Eigen::VectorXf &b) {
+  return seg.forward([&] { // expect-note: callable is checkpointed by this call to 'rematch::Segment::forward'
+    g_w.block(0, 0, 2, 2) = a.block(0, 0, 2, 2); // expect: rematch-state-write {{checkpointed lambda writes 'g_w' through 'g_w.block(0,0,2,2)'}}
+    g_w.row(1) *= 2.0f; // expect: rematch-counter-update {{updates 'g_w' with '*=' through 'g_w.row(1)'}}
+    g_w.col(0).setZero(); // expect: rematch-state-write {{writes 'g_w' with 'setZero' through 'g_w.col(0)'}}
+    g_w.diagonal().array() += 1.0f; // expect: rematch-counter-update {{'g_w' with '+='}}
+    h.noalias() += a * b; // expect: rematch-counter-update {{updates 'h' with '+=' through 'h.noalias()'}}
+    h.head(2) = b.tail(2); // expect: rematch-state-write {{writes 'h' through 'h.head(2)'}}
+    Eigen::Map<Eigen::VectorXf>(g_state.data(), 4) = b.head(4); // expect: rematch-state-write {{writes 'g_state' through}}
+    Eigen::Map<Eigen::MatrixXf> m(g_state.data(), 4, 4); // expect-note: 'm' is an alias of 'g_state' taken here
+    m(0, 0) = 1.0f; // expect: rematch-state-write {{writes 'g_state' through 'm'}}
+    auto top = g_w.topRows(2);
+    top.setOnes(); // expect: rematch-state-write {{writes 'g_w' with 'setOnes' through 'top'}}
+    return h.sum();
+  });
+}
+
+// ---- negatives -------------------------------------------------------------
+
+float locals(rematch::Segment &seg, const Eigen::MatrixXf &a) {
+  return seg.forward([&a] {
+    Eigen::MatrixXf m = a;
+    m.block(0, 0, 1, 1).setZero();
+    auto r = m.row(0);
+    r *= 2.0f;
+    std::vector<float> buf(4);
+    Eigen::Map<Eigen::VectorXf>(buf.data(), 4).setOnes();
+    return m.sum() + a.block(0, 0, 1, 1).sum(); // reads an input
+  });
+}

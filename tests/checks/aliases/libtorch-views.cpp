@@ -1,0 +1,82 @@
+// Views of tensors on Debian's libtorch 1.13 headers (models/libtorch.yaml):
+// an in-place op on a view changes the tensor it views (`narrow`, `view`,
+// `select`, `operator[]`, `transpose`, the elements of `chunk`), a view
+// that may be a copy says so (`reshape`, `flatten`), raw access through
+// `data_ptr` writes the storage, and every ATen op that takes running
+// statistics with a momentum updates them in training. Views of a local
+// clone, and a view that is rebound, stay quiet.
+// ARGS: -I/usr/include/torch/csrc/api/include -I{root}/runtime/include
+// REQUIRES: /usr/include/torch/csrc/api/include/torch/torch.h
+#include <rematch/torch.h>
+#include <torch/torch.h>
+
+using torch::autograd::variable_list;
+
+struct KVCache {
+  torch::Tensor k = torch::zeros({16, 4});
+  torch::Tensor v = torch::zeros({16, 4});
+};
+KVCache g_cache;
+
+// ---- positives ---------------------------------------------------------
+
+variable_list kv_write(const torch::Tensor &x, int64_t pos) {
+  return rematch::torch::checkpoint( // expect-note: callable is checkpointed by this call to 'rematch::torch::checkpoint'
+      [pos](const variable_list &in) {
+        g_cache.k.narrow(0, pos, 1).copy_(in[0]); // expect: rematch-state-write {{checkpointed lambda writes 'g_cache' with 'copy_' through 'g_cache.k.narrow(0,pos,1)'}}
+        g_cache.v[pos].copy_(in[0][0]); // expect: rematch-state-write {{writes 'g_cache' with 'copy_' through 'g_cache.v[pos]'}}
+        auto slot = g_cache.v.select(0, pos); // expect-note: 'slot' is an alias of 'g_cache' taken here
+        slot.zero_(); // expect: rematch-state-write {{writes 'g_cache' with 'zero_' through 'slot'}}
+        return variable_list{in[0] * 2};
+      },
+      {x});
+}
+
+variable_list inputs_in_place(const torch::Tensor &x, torch::Tensor w) {
+  return rematch::torch::checkpoint(
+      [w](const variable_list &in) {
+        auto flat = in[0].view({-1});
+        flat.mul_(0.5); // expect: rematch-state-write {{writes 'in' with 'mul_' through 'flat'}}
+        auto parts = w.chunk(2);
+        parts[0].add_(1); // expect: rematch-state-write {{writes 'w' with 'add_' through 'parts'}}
+        w.t().mul_(2); // expect: rematch-state-write {{writes 'w' with 'mul_' through 'w.t()'}}
+        w.reshape({-1}).zero_(); // expect: rematch-state-write {{writes 'w' with 'zero_' through 'w.reshape({-1})' (may: if it returns a view rather than a copy)}}
+        float *raw = w.data_ptr<float>();
+        raw[0] = 1; // expect: rematch-state-write {{writes 'w' through 'raw'}}
+        return variable_list{in[0] + w.sum()};
+      },
+      {x});
+}
+
+// Running statistics: every op with running_mean and a momentum.
+struct Norm : torch::nn::Module {
+  torch::Tensor running_mean = torch::zeros({4}), running_var = torch::ones({4});
+  torch::Tensor forward(const torch::Tensor &x) {
+    auto out = rematch::torch::checkpoint(
+        [this](const variable_list &in) {
+          auto r = at::native_batch_norm(in[0], {}, {}, running_mean, running_var, true, 0.1, 1e-5); // expect: rematch-state-write {{writes 'running_mean' with 'native_batch_norm'}}
+          at::batch_norm_update_stats(in[0], running_mean, running_var, 0.1); // expect: rematch-state-write {{'running_mean' with 'batch_norm_update_stats'}}
+          return variable_list{std::get<0>(r)};
+        },
+        {x});
+    return out[0];
+  }
+};
+
+// ---- negatives -------------------------------------------------------------
+
+variable_list negatives(const torch::Tensor &x, torch::Tensor rm, torch::Tensor rv) {
+  return rematch::torch::checkpoint(
+      [rm, rv](const variable_list &in) {
+        auto local = in[0].clone();
+        local.view({-1}).mul_(2); // a view of a local clone
+        auto v = local.narrow(0, 0, 1);
+        v.zero_();
+        auto rebound = g_cache.k.view({-1}); // expect: rematch-global-read {{'g_cache'}}
+        rebound = torch::ones({4}); // rebinds the handle: the cache is only read
+        auto y = at::native_batch_norm(in[0], {}, {}, rm, rv, false, 0.1, 1e-5); // not training
+        auto g = at::native_batch_norm_backward(in[0], in[0], {}, rm, rv, {}, {}, true, 1e-5, {true, true, true}); // reads the statistics
+        return variable_list{std::get<0>(y) + rebound.sum() + std::get<0>(g).sum()};
+      },
+      {x});
+}

@@ -45,19 +45,19 @@ void positives_each_method(rematch::Segment &seg, float x) {
     g_cache.emplace_back(x); // expect: rematch-cache-write {{with 'emplace_back'}}
     g_cache.resize(4); // expect: rematch-cache-write {{with 'resize'}}
     g_queue.push_back(1); // expect: rematch-cache-write {{'g_queue'}}
-    g_history.emplace_back(2); // expect: rematch-cache-write
+    g_history.emplace_back(2); // expect: rematch-cache-write {{mutates container 'g_history' with 'emplace_back'}}
     g_free.clear(); // expect: rematch-cache-write {{with 'clear'}}
     g_by_id.insert({1, x}); // expect: rematch-cache-write {{with 'insert'}}
     g_by_id.insert_or_assign(2, x); // expect: rematch-cache-write {{with 'insert_or_assign'}}
     g_multi.emplace(1, x); // expect: rematch-cache-write {{with 'emplace'}}
     g_memo.try_emplace(3, x); // expect: rematch-cache-write {{with 'try_emplace'}}
     g_edges.erase(1); // expect: rematch-cache-write {{with 'erase'}}
-    g_seen.insert(5); // expect: rematch-cache-write
-    g_counts.insert(5); // expect: rematch-cache-write
-    g_ids.emplace(6); // expect: rematch-cache-write
-    g_tags.clear(); // expect: rematch-cache-write
+    g_seen.insert(5); // expect: rematch-cache-write {{mutates container 'g_seen' with 'insert'}}
+    g_counts.insert(5); // expect: rematch-cache-write {{mutates container 'g_counts' with 'insert'}}
+    g_ids.emplace(6); // expect: rematch-cache-write {{mutates container 'g_ids' with 'emplace'}}
+    g_tags.clear(); // expect: rematch-cache-write {{mutates container 'g_tags' with 'clear'}}
     g_trace.push_back('x'); // expect: rematch-cache-write {{'g_trace'}}
-    Registry::shapes.push_back(3); // expect: rematch-cache-write
+    Registry::shapes.push_back(3); // expect: rematch-cache-write {{mutates container 'Registry::shapes' with 'push_back'}}
   });
 }
 
@@ -66,7 +66,7 @@ void positives_each_method(rematch::Segment &seg, float x) {
 void positives_map_subscript(rematch::Segment &seg, float x) {
   seg.recompute([x] { // expect-note: call to 'rematch::Segment::recompute'
     g_by_id[7] = x; // expect: rematch-cache-write {{with 'operator[]'}}
-    g_memo[8] = x; // expect: rematch-cache-write
+    g_memo[8] = x; // expect: rematch-cache-write {{mutates container 'g_memo' with 'operator[]'}}
   });
 }
 
@@ -108,25 +108,25 @@ void positives_outside_objects(rematch::Segment &seg, Trainer &trainer,
   seg.forward([pending]() mutable { pending.insert(1); }); // expect: rematch-cache-write {{'pending'}}
   seg.forward(Recorder{});
   seg.forward(record_step);
-  rematch::torch::checkpoint([](std::vector<int> &v) { v.push_back(2); }, out); // expect: rematch-cache-write
-  rematch::torch::checkpoint([](std::vector<int> *v) { v->clear(); }, &out); // expect: rematch-cache-write
+  rematch::torch::checkpoint([](std::vector<int> &v) { v.push_back(2); }, out); // expect: rematch-cache-write {{mutates container 'v' with 'push_back'}}
+  rematch::torch::checkpoint([](std::vector<int> *v) { v->clear(); }, &out); // expect: rematch-cache-write {{mutates container '*v' with 'clear'}}
   std::vector<int> *shared = &out;
-  trainer.run([shared] { shared->resize(8); }); // expect: rematch-cache-write
-  run_block([&out] { out.emplace_back(3); }); // expect: rematch-cache-write
-  auto body = [] { g_ids.erase(1); }; // expect: rematch-cache-write
+  trainer.run([shared] { shared->resize(8); }); // expect: rematch-cache-write {{mutates container '*shared' with 'resize'}}
+  run_block([&out] { out.emplace_back(3); }); // expect: rematch-cache-write {{mutates container 'out' with 'emplace_back'}}
+  auto body = [] { g_ids.erase(1); }; // expect: rematch-cache-write {{mutates container 'g_ids' with 'erase'}}
   seg.forward(body);
-  seg.forward(std::function<void()>([] { g_seen.clear(); })); // expect: rematch-cache-write
+  seg.forward(std::function<void()>([] { g_seen.clear(); })); // expect: rematch-cache-write {{mutates container 'g_seen' with 'clear'}}
 }
 
 void positives_framework_entry_points(const ttml::autograd::TensorPtr &in) {
   std::vector<mlx::core::array> saved;
   mlx::core::checkpoint([&saved](const std::vector<mlx::core::array> &xs) {
-    saved.push_back(xs[0]); // expect: rematch-cache-write
+    saved.push_back(xs[0]); // expect: rematch-cache-write {{mutates container 'saved' with 'push_back'}}
     return xs;
   });
   ttml::models::common::transformer::memory_efficient_runner(
       [](const ttml::autograd::TensorPtr &t, const ttml::autograd::TensorPtr &) {
-        g_cache.push_back(t->value); // expect: rematch-cache-write
+        g_cache.push_back(t->value); // expect: rematch-cache-write {{mutates container 'g_cache' with 'push_back'}}
         return t;
       },
       in, in);
@@ -160,11 +160,11 @@ void negatives_local_containers(rematch::Segment &seg, float x) {
 // assignment through vector operator[] is a state write.
 void negatives_reads_and_element_writes(rematch::Segment &seg, float x) {
   seg.forward([x] {
-    float a = g_cache[0]; // expect: rematch-global-read
-    float b = g_by_id.at(1); // expect: rematch-global-read
-    bool c = g_seen.count(2) > 0; // expect: rematch-global-read
-    bool d = g_lru.contains(3); // expect: rematch-global-read
-    g_cache[0] = x; // expect: rematch-state-write
+    float a = g_cache[0]; // expect: rematch-global-read {{reads mutable global 'g_cache'}}
+    float b = g_by_id.at(1); // expect: rematch-global-read {{reads mutable global 'g_by_id'}}
+    bool c = g_seen.count(2) > 0; // expect: rematch-global-read {{reads mutable global 'g_seen'}}
+    bool d = g_lru.contains(3); // expect: rematch-global-read {{reads mutable global 'g_lru'}}
+    g_cache[0] = x; // expect: rematch-state-write {{writes 'g_cache[0]'}}
     return a + b + c + d;
   });
 }
@@ -206,7 +206,7 @@ void negatives_nolint(rematch::Segment &seg, float x) {
     g_seen.insert(1);
     g_by_id[2] = x;
     // NOLINTEND(rematch-cache-write)
-    g_ids.clear(); // NOLINT(rematch-state-write) expect: rematch-cache-write
+    g_ids.clear(); // NOLINT(rematch-state-write) expect: rematch-cache-write {{mutates container 'g_ids' with 'clear'}}
   });
 }
 

@@ -41,22 +41,22 @@ void positives_globals(rematch::Segment &seg, float loss) {
     g_loss_sum -= 1.0f; // expect: rematch-counter-update {{with '-='}}
     g_decay *= 0.9f; // expect: rematch-counter-update {{with '*='}}
     g_flags |= 4u; // expect: rematch-counter-update {{with '|='}}
-    g_flags <<= 1; // expect: rematch-counter-update
-    train::g_tokens += 512; // expect: rematch-counter-update
+    g_flags <<= 1; // expect: rematch-counter-update {{updates 'g_flags' with '<<='}}
+    train::g_tokens += 512; // expect: rematch-counter-update {{updates 'train::g_tokens' with '+='}}
   });
 }
 
 void positives_atomic_and_static_storage(rematch::Segment &seg) {
   seg.recompute([] { // expect-note: call to 'rematch::Segment::recompute'
-    g_calls.fetch_add(1); // expect: rematch-counter-update
-    g_calls.fetch_sub(1, std::memory_order_relaxed); // expect: rematch-counter-update
-    ++g_calls; // expect: rematch-counter-update
-    g_calls++; // expect: rematch-counter-update
-    g_calls += 2; // expect: rematch-counter-update
+    g_calls.fetch_add(1); // expect: rematch-counter-update {{increments 'g_calls' with 'fetch_add'}}
+    g_calls.fetch_sub(1, std::memory_order_relaxed); // expect: rematch-counter-update {{decrements 'g_calls' with 'fetch_sub'}}
+    ++g_calls; // expect: rematch-counter-update {{increments 'g_calls'}}
+    g_calls++; // expect: rematch-counter-update {{increments 'g_calls'}}
+    g_calls += 2; // expect: rematch-counter-update {{updates 'g_calls' with '+='}}
     ++t_depth; // expect: rematch-counter-update {{'t_depth'}}
-    Stats::instances++; // expect: rematch-counter-update
-    ++g_stats.calls; // expect: rematch-counter-update
-    g_stats.total += 1.5f; // expect: rematch-counter-update
+    Stats::instances++; // expect: rematch-counter-update {{increments 'Stats::instances'}}
+    ++g_stats.calls; // expect: rematch-counter-update {{increments 'g_stats.calls'}}
+    g_stats.total += 1.5f; // expect: rematch-counter-update {{updates 'g_stats.total' with '+='}}
   });
 }
 
@@ -65,7 +65,7 @@ void positives_local_static(rematch::Segment &seg) {
   seg.forward([] {
     static int calls = 0;
     ++calls; // expect: rematch-counter-update {{increments 'calls'}}
-    return calls; // expect: rematch-global-read
+    return calls; // expect: rematch-global-read {{reads mutable global 'calls'}}
   });
 }
 
@@ -75,8 +75,8 @@ void positives_local_static(rematch::Segment &seg) {
 void positives_one_effect_one_check(float x) {
   rematch::torch::checkpoint(
       [&](float v) {
-        g_loss_sum += v; // expect: rematch-counter-update
-        g_loss_sum += g_scale; // expect: rematch-counter-update, rematch-global-read {{'g_scale'}}
+        g_loss_sum += v; // expect: rematch-counter-update {{updates 'g_loss_sum' with '+='}}
+        g_loss_sum += g_scale; // expect: rematch-counter-update {{updates 'g_loss_sum' with '+='}}, rematch-global-read {{'g_scale'}}
         return v;
       },
       x); // the arguments are evaluated by the caller
@@ -88,7 +88,7 @@ void positives_by_ref_capture() {
   float seen = 0;
   mlx::core::checkpoint([&](const std::vector<mlx::core::array> &xs) { // expect-note: call to 'mlx::core::checkpoint'
     ++local_count; // expect: rematch-counter-update {{increments 'local_count'}}
-    seen += 1; // expect: rematch-counter-update
+    seen += 1; // expect: rematch-counter-update {{updates 'seen' with '+='}}
     return xs;
   });
 }
@@ -134,7 +134,7 @@ struct Block {
   void forward(float x) {
     seg_.forward([this, x] {
       ++steps_; // expect: rematch-counter-update {{increments 'steps_'}}
-      mass_ += x; // expect: rematch-counter-update
+      mass_ += x; // expect: rematch-counter-update {{updates 'mass_' with '+='}}
       return x;
     });
   }
@@ -143,25 +143,25 @@ struct Block {
 // Objects reached through reference and pointer parameters of the callable,
 // and the pointee of a captured pointer.
 void positives_params_and_pointers(Stats &stats, int *counter) {
-  rematch::torch::checkpoint([](Stats &s) { ++s.calls; }, stats); // expect: rematch-counter-update
-  rematch::torch::checkpoint([](int *c) { (*c)++; }, counter); // expect: rematch-counter-update
+  rematch::torch::checkpoint([](Stats &s) { ++s.calls; }, stats); // expect: rematch-counter-update {{increments 's.calls'}}
+  rematch::torch::checkpoint([](int *c) { (*c)++; }, counter); // expect: rematch-counter-update {{increments '*c'}}
   Stats *p = &stats;
-  nn::checkpoint([p] { p->total -= 2; }); // expect: rematch-counter-update
+  nn::checkpoint([p] { p->total -= 2; }); // expect: rematch-counter-update {{updates 'p->total' with '-='}}
 }
 
 // The other entry points.
 void positives_entry_points(Trainer &trainer, const ttml::autograd::TensorPtr &in) {
-  run_block([] { ++g_steps; }); // expect: rematch-counter-update
-  // expect-next-line: rematch-counter-update
+  run_block([] { ++g_steps; }); // expect: rematch-counter-update {{increments 'g_steps'}}
+  // expect-next-line: rematch-counter-update {{updates 'g_budget' with '-='}}
   nn::checkpoint([] { g_budget -= 1; }); // expect-note: callable is checkpointed by this call to 'nn::checkpoint'
-  trainer.run([] { --g_budget; }); // expect: rematch-counter-update
-  auto body = [] { ++g_steps; }; // expect: rematch-counter-update
+  trainer.run([] { --g_budget; }); // expect: rematch-counter-update {{decrements 'g_budget'}}
+  auto body = [] { ++g_steps; }; // expect: rematch-counter-update {{increments 'g_steps'}}
   Trainer().run(body);
   rematch::Segment seg;
-  seg.forward(std::function<void()>([] { g_calls.fetch_add(1); })); // expect: rematch-counter-update
+  seg.forward(std::function<void()>([] { g_calls.fetch_add(1); })); // expect: rematch-counter-update {{increments 'g_calls' with 'fetch_add'}}
   ttml::models::common::transformer::memory_efficient_runner(
       [](const ttml::autograd::TensorPtr &x, const ttml::autograd::TensorPtr &) {
-        g_steps++; // expect: rematch-counter-update
+        g_steps++; // expect: rematch-counter-update {{increments 'g_steps'}}
         return x;
       },
       in, in);
@@ -269,7 +269,7 @@ void negatives_nolint(rematch::Segment &seg) {
     ++g_steps;
     g_calls.fetch_sub(1);
     // NOLINTEND(rematch-counter-update)
-    ++g_steps; // NOLINT(rematch-logging) expect: rematch-counter-update
+    ++g_steps; // NOLINT(rematch-logging) expect: rematch-counter-update {{increments 'g_steps'}}
   });
 }
 

@@ -102,7 +102,7 @@ float positives_namespace_scope(rematch::Segment &seg, float x) {
     if (g_training) // expect: rematch-global-read {{'g_training'}}
       y *= 2;
     int s = t_stage; // expect: rematch-global-read {{'t_stage'}}
-    y += cfg::g_dropout; // expect: rematch-global-read
+    y += cfg::g_dropout; // expect: rematch-global-read {{reads mutable global 'cfg::g_dropout'}}
     return y + s;
   });
 }
@@ -110,7 +110,7 @@ float positives_namespace_scope(rematch::Segment &seg, float x) {
 float positives_members_and_static_members(rematch::Segment &seg, float x) {
   return seg.recompute([&] { // expect-note: call to 'rematch::Segment::recompute'
     float a = Config::base_lr; // expect: rematch-global-read {{'Config::base_lr'}}
-    float b = g_cfg.lr; // expect: rematch-global-read
+    float b = g_cfg.lr; // expect: rematch-global-read {{reads mutable global 'g_cfg'}}
     return a + b * x;
   });
 }
@@ -119,7 +119,7 @@ float positives_container_reads(float x) {
   return nn::checkpoint([x] { // expect-note: 'nn::checkpoint'
     auto it = g_map.find(1); // expect: rematch-global-read {{'g_map'}}
     float t = g_table[0]; // expect: rematch-global-read {{'g_table'}}
-    float n = g_table.size(); // expect: rematch-global-read
+    float n = g_table.size(); // expect: rematch-global-read {{reads mutable global 'g_table'}}
     return x + t + n + (it ? 1.0f : 0.0f);
   });
 }
@@ -195,13 +195,13 @@ float positives_default_argument(rematch::Segment &seg, float x) {
 // also touch the global but are reported by their own check only.
 void positives_one_effect_one_check(rematch::Segment &seg, float x) {
   seg.forward([x] {
-    g_out = x; // expect: rematch-state-write
-    g_out = g_scale; // expect: rematch-state-write, rematch-global-read {{'g_scale'}}
-    ++g_steps; // expect: rematch-counter-update
-    g_map[3] = x; // expect: rematch-cache-write
-    g_table.push_back(x); // expect: rematch-cache-write
-    unsigned r = g_gen(); // expect: rematch-unreplayed-rng
-    std::cout << g_scale; // expect: rematch-logging, rematch-global-read
+    g_out = x; // expect: rematch-state-write {{writes 'g_out'}}
+    g_out = g_scale; // expect: rematch-state-write {{writes 'g_out'}}, rematch-global-read {{'g_scale'}}
+    ++g_steps; // expect: rematch-counter-update {{increments 'g_steps'}}
+    g_map[3] = x; // expect: rematch-cache-write {{mutates container 'g_map' with 'operator[]'}}
+    g_table.push_back(x); // expect: rematch-cache-write {{mutates container 'g_table' with 'push_back'}}
+    unsigned r = g_gen(); // expect: rematch-unreplayed-rng {{draws from 'g_gen', which is not replayed}}
+    std::cout << g_scale; // expect: rematch-logging {{logs through 'std::cout'}}, rematch-global-read {{reads mutable global 'g_scale'}}
     return r;
   });
 }
@@ -229,19 +229,19 @@ void positives_entry_points(rematch::Segment &seg, Trainer &trainer,
                             const ttml::autograd::TensorPtr &in) {
   seg.forward(ScaledStep{}); // expect-note: call to 'rematch::Segment::forward'
   seg.forward(&read_step);
-  run_block([] { pure_twice(g_scale); }); // expect: rematch-global-read
-  trainer.run([] { return g_steps; }); // expect: rematch-global-read
-  auto body = [] { return g_training; }; // expect: rematch-global-read
+  run_block([] { pure_twice(g_scale); }); // expect: rematch-global-read {{reads mutable global 'g_scale'}}
+  trainer.run([] { return g_steps; }); // expect: rematch-global-read {{reads mutable global 'g_steps'}}
+  auto body = [] { return g_training; }; // expect: rematch-global-read {{reads mutable global 'g_training'}}
   seg.forward(body);
-  seg.forward(std::function<float()>([] { return g_scale; })); // expect: rematch-global-read
-  rematch::torch::checkpoint([](float v) { return v * g_scale; }, 1.0f); // expect: rematch-global-read
+  seg.forward(std::function<float()>([] { return g_scale; })); // expect: rematch-global-read {{reads mutable global 'g_scale'}}
+  rematch::torch::checkpoint([](float v) { return v * g_scale; }, 1.0f); // expect: rematch-global-read {{reads mutable global 'g_scale'}}
   mlx::core::checkpoint([](const std::vector<mlx::core::array> &xs) {
-    float s = g_scale; // expect: rematch-global-read
+    float s = g_scale; // expect: rematch-global-read {{reads mutable global 'g_scale'}}
     return s > 0 ? xs : xs;
   });
   ttml::models::common::transformer::memory_efficient_runner(
       [](const ttml::autograd::TensorPtr &t, const ttml::autograd::TensorPtr &) {
-        return g_training ? t : t; // expect: rematch-global-read
+        return g_training ? t : t; // expect: rematch-global-read {{reads mutable global 'g_training'}}
       },
       in, in);
 }
@@ -287,8 +287,8 @@ float negatives_caller_side(rematch::Segment &seg, float x) {
 // The left-hand side of a plain assignment is a write, not a read.
 void negatives_assignment_lhs(rematch::Segment &seg) {
   seg.forward([] {
-    g_out = 1.0f; // expect: rematch-state-write
-    g_cfg.lr = 0.5f; // expect: rematch-state-write
+    g_out = 1.0f; // expect: rematch-state-write {{writes 'g_out'}}
+    g_cfg.lr = 0.5f; // expect: rematch-state-write {{writes 'g_cfg.lr'}}
   });
 }
 
@@ -322,7 +322,7 @@ float negatives_nolint(rematch::Segment &seg, float x) {
     y += g_cfg.lr;
     y -= t_stage;
     // NOLINTEND(rematch-global-read)
-    y += g_scale; // NOLINT(rematch-io) expect: rematch-global-read
+    y += g_scale; // NOLINT(rematch-io) expect: rematch-global-read {{reads mutable global 'g_scale'}}
     return y;
   });
 }

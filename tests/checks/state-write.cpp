@@ -33,11 +33,11 @@ void positives_globals(rematch::Segment &seg, float x) {
   seg.forward([x] { // expect-note: callable is checkpointed by this call to 'rematch::Segment::forward'; it runs again during backward
     g = 1; // expect: rematch-state-write {{checkpointed lambda writes 'g'; the recomputation in backward writes it again}}
     g_last = x; // expect: rematch-state-write {{writes 'g_last'}}
-    Config::base_lr = 0.5f; // expect: rematch-state-write
-    g_cfg.lr = x; // expect: rematch-state-write
-    g_hist[3] = x; // expect: rematch-state-write
+    Config::base_lr = 0.5f; // expect: rematch-state-write {{writes 'Config::base_lr'}}
+    g_cfg.lr = x; // expect: rematch-state-write {{writes 'g_cfg.lr'}}
+    g_hist[3] = x; // expect: rematch-state-write {{writes 'g_hist[3]'}}
     t_last = x; // expect: rematch-state-write {{'t_last'}}
-    g_table[0] = x; // expect: rematch-state-write
+    g_table[0] = x; // expect: rematch-state-write {{writes 'g_table[0]'}}
   });
 }
 
@@ -45,10 +45,10 @@ void positives_globals(rematch::Segment &seg, float x) {
 // on the right-hand side is.
 void positives_one_effect_one_check(rematch::Segment &seg) {
   seg.recompute([] { // expect-note: call to 'rematch::Segment::recompute'
-    g_flag = !g_flag; // expect: rematch-state-write, rematch-global-read
-    g_last = g_cfg.lr; // expect: rematch-state-write, rematch-global-read
-    g += 1; // expect: rematch-counter-update
-    g_by_id[1] = 2.0f; // expect: rematch-cache-write
+    g_flag = !g_flag; // expect: rematch-state-write {{writes 'g_flag'}}, rematch-global-read {{reads mutable global 'g_flag'}}
+    g_last = g_cfg.lr; // expect: rematch-state-write {{writes 'g_last'}}, rematch-global-read {{reads mutable global 'g_cfg'}}
+    g += 1; // expect: rematch-counter-update {{updates 'g' with '+='}}
+    g_by_id[1] = 2.0f; // expect: rematch-cache-write {{mutates container 'g_by_id' with 'operator[]'}}
   });
 }
 
@@ -58,7 +58,7 @@ void positives_local_static(rematch::Segment &seg, float x) {
   seg.forward([x] {
     static float last = x;
     last = x; // expect: rematch-state-write {{'last'}}
-    return last; // expect: rematch-global-read
+    return last; // expect: rematch-global-read {{reads mutable global 'last'}}
   });
 }
 
@@ -108,28 +108,28 @@ void write_step() {
 void positives_params(rematch::Segment &seg, State &state, float *out) {
   seg.forward(Remember{}); // expect-note: call to 'rematch::Segment::forward'
   seg.forward(&write_step);
-  rematch::torch::checkpoint([](State &s) { s.value = 1; }, state); // expect: rematch-state-write
-  rematch::torch::checkpoint([](float *o, float x) { *o = x; }, out, 2.0f); // expect: rematch-state-write
+  rematch::torch::checkpoint([](State &s) { s.value = 1; }, state); // expect: rematch-state-write {{writes 's.value'}}
+  rematch::torch::checkpoint([](float *o, float x) { *o = x; }, out, 2.0f); // expect: rematch-state-write {{writes '*o'}}
   State *p = &state;
-  nn::checkpoint([p] { p->step = 4; }); // expect: rematch-state-write
-  nn::checkpoint([out] { out[1] = 0; }); // expect: rematch-state-write
+  nn::checkpoint([p] { p->step = 4; }); // expect: rematch-state-write {{writes 'p->step'}}
+  nn::checkpoint([out] { out[1] = 0; }); // expect: rematch-state-write {{writes 'out[1]'}}
 }
 
 // The other entry points.
 void positives_entry_points(rematch::Segment &seg, Trainer &trainer,
                             const ttml::autograd::TensorPtr &in) {
-  run_block([] { g = 2; }); // expect: rematch-state-write
-  trainer.run([] { g_flag = true; }); // expect: rematch-state-write
-  auto body = [] { g_last = 0; }; // expect: rematch-state-write
+  run_block([] { g = 2; }); // expect: rematch-state-write {{writes 'g'}}
+  trainer.run([] { g_flag = true; }); // expect: rematch-state-write {{writes 'g_flag'}}
+  auto body = [] { g_last = 0; }; // expect: rematch-state-write {{writes 'g_last'}}
   seg.forward(body);
-  seg.forward(std::function<void()>([] { g = 5; })); // expect: rematch-state-write
+  seg.forward(std::function<void()>([] { g = 5; })); // expect: rematch-state-write {{writes 'g'}}
   mlx::core::checkpoint([](const std::vector<mlx::core::array> &xs) {
-    g_flag = false; // expect: rematch-state-write
+    g_flag = false; // expect: rematch-state-write {{writes 'g_flag'}}
     return xs;
   });
   ttml::models::common::transformer::memory_efficient_runner(
       [](const ttml::autograd::TensorPtr &t, const ttml::autograd::TensorPtr &) {
-        t->value = 0; // expect: rematch-state-write
+        t->value = 0; // expect: rematch-state-write {{writes 't->value'}}
         return t;
       },
       in, in);
@@ -174,11 +174,11 @@ void positives_class_assignment(rematch::Segment &seg, Plain &out, float v) {
     Defaulted d;
     g_defaulted = d; // expect: rematch-state-write {{writes 'g_defaulted'}}
     Loud l;
-    g_loud = l; // expect: rematch-state-write, rematch-logging {{calls 'Loud::operator=', which logs}}
+    g_loud = l; // expect: rematch-state-write {{writes 'g_loud'}}, rematch-logging {{calls 'Loud::operator=', which logs}}
     Plain local;
     local = make_plain(v); // a local: nobody sees it twice
     Loud quiet;
-    quiet = l; // expect: rematch-logging
+    quiet = l; // expect: rematch-logging {{calls 'Loud::operator=', which logs through 'std::cout'}}
   });
 }
 
@@ -249,7 +249,7 @@ void negatives_nolint(rematch::Segment &seg, float x) {
     g_flag = true;
     g_cfg.lr = x;
     // NOLINTEND(rematch-state-write)
-    g = 4; // NOLINT(rematch-counter-update) expect: rematch-state-write
+    g = 4; // NOLINT(rematch-counter-update) expect: rematch-state-write {{writes 'g'}}
   });
 }
 

@@ -28,16 +28,16 @@ std::mt19937 Rng::shared(3);
 // C library generators and std::random_device, wherever they live.
 int positives_c_and_device(rematch::Segment &seg) {
   return seg.forward([] { // expect-note: callable is checkpointed by this call to 'rematch::Segment::forward'; it runs again during backward
-    int a = std::rand(); // expect: rematch-unreplayed-rng
-    int b = rand(); // expect: rematch-unreplayed-rng
-    long c = random(); // expect: rematch-unreplayed-rng
-    double d = drand48(); // expect: rematch-unreplayed-rng
-    long e = lrand48(); // expect: rematch-unreplayed-rng
-    long f = mrand48(); // expect: rematch-unreplayed-rng
+    int a = std::rand(); // expect: rematch-unreplayed-rng {{draws from 'rand', which is not replayed}}
+    int b = rand(); // expect: rematch-unreplayed-rng {{draws from 'rand', which is not replayed}}
+    long c = random(); // expect: rematch-unreplayed-rng {{draws from 'random', which is not replayed}}
+    double d = drand48(); // expect: rematch-unreplayed-rng {{draws from 'drand48', which is not replayed}}
+    long e = lrand48(); // expect: rematch-unreplayed-rng {{draws from 'lrand48', which is not replayed}}
+    long f = mrand48(); // expect: rematch-unreplayed-rng {{draws from 'mrand48', which is not replayed}}
     std::random_device rd;
-    unsigned s = rd(); // expect: rematch-unreplayed-rng
-    unsigned t = std::random_device{}(); // expect: rematch-unreplayed-rng
-    float n = sim::noise(); // expect: rematch-unreplayed-rng
+    unsigned s = rd(); // expect: rematch-unreplayed-rng {{draws from 'std::random_device', which is not replayed}}
+    unsigned t = std::random_device{}(); // expect: rematch-unreplayed-rng {{draws from 'std::random_device', which is not replayed}}
+    float n = sim::noise(); // expect: rematch-unreplayed-rng {{draws from 'sim::noise', which is not replayed}}
     return a + b + c + d + e + f + s + t + n;
   });
 }
@@ -52,12 +52,12 @@ float positives_global_engines(rematch::Segment &seg, float x) {
     std::uniform_int_distribution<int> pick(0, 9);
     float m = keep(g_gen) ? 2.0f : 0.0f; // expect: rematch-unreplayed-rng {{checkpointed lambda draws from 'g_gen', which is not replayed; the recomputation in backward draws different numbers}}
     unsigned raw = g_gen(); // expect: rematch-unreplayed-rng {{draws from 'g_gen'}}
-    g_gen.discard(10); // expect: rematch-unreplayed-rng
+    g_gen.discard(10); // expect: rematch-unreplayed-rng {{draws from 'g_gen', which is not replayed}}
     float a = u(g_gen64); // expect: rematch-unreplayed-rng {{'g_gen64'}}
-    double b = noise(g_minstd); // expect: rematch-unreplayed-rng
-    int c = pick(g_ranlux); // expect: rematch-unreplayed-rng
-    unsigned d = g_default(); // expect: rematch-unreplayed-rng
-    unsigned e = Rng::shared(); // expect: rematch-unreplayed-rng
+    double b = noise(g_minstd); // expect: rematch-unreplayed-rng {{draws from 'g_minstd', which is not replayed}}
+    int c = pick(g_ranlux); // expect: rematch-unreplayed-rng {{draws from 'g_ranlux', which is not replayed}}
+    unsigned d = g_default(); // expect: rematch-unreplayed-rng {{draws from 'g_default', which is not replayed}}
+    unsigned e = Rng::shared(); // expect: rematch-unreplayed-rng {{draws from 'Rng::shared', which is not replayed}}
     return x * m + raw + a + b + c + d + e;
   });
 }
@@ -96,25 +96,25 @@ void positives_outside_engines(rematch::Segment &seg, Trainer &trainer,
                                const ttml::autograd::TensorPtr &in) {
   std::mt19937 gen(11);
   seg.forward([&gen] { return gen(); }); // expect: rematch-unreplayed-rng {{draws from 'gen'}}
-  seg.forward([gen]() mutable { return gen(); }); // expect: rematch-unreplayed-rng
+  seg.forward([gen]() mutable { return gen(); }); // expect: rematch-unreplayed-rng {{draws from 'gen', which is not replayed}}
   seg.forward(Sampler{});
   seg.forward(&draw_step);
-  rematch::torch::checkpoint([](std::mt19937 &e) { return e(); }, shared); // expect: rematch-unreplayed-rng
+  rematch::torch::checkpoint([](std::mt19937 &e) { return e(); }, shared); // expect: rematch-unreplayed-rng {{draws from 'e', which is not replayed}}
   std::mt19937 *p = &shared;
-  nn::checkpoint([p] { p->discard(1); }); // expect: rematch-unreplayed-rng
-  run_block([&shared] { std::uniform_real_distribution<float> u; u(shared); }); // expect: rematch-unreplayed-rng
-  trainer.run([] { g_gen(); }); // expect: rematch-unreplayed-rng
-  auto body = [] { return rand(); }; // expect: rematch-unreplayed-rng
+  nn::checkpoint([p] { p->discard(1); }); // expect: rematch-unreplayed-rng {{draws from '*p', which is not replayed}}
+  run_block([&shared] { std::uniform_real_distribution<float> u; u(shared); }); // expect: rematch-unreplayed-rng {{draws from 'shared', which is not replayed}}
+  trainer.run([] { g_gen(); }); // expect: rematch-unreplayed-rng {{draws from 'g_gen', which is not replayed}}
+  auto body = [] { return rand(); }; // expect: rematch-unreplayed-rng {{draws from 'rand', which is not replayed}}
   seg.forward(body);
-  seg.forward(std::function<unsigned()>([] { return g_gen(); })); // expect: rematch-unreplayed-rng
+  seg.forward(std::function<unsigned()>([] { return g_gen(); })); // expect: rematch-unreplayed-rng {{draws from 'g_gen', which is not replayed}}
   mlx::core::checkpoint([](const std::vector<mlx::core::array> &xs) {
-    g_gen64.discard(2); // expect: rematch-unreplayed-rng
+    g_gen64.discard(2); // expect: rematch-unreplayed-rng {{draws from 'g_gen64', which is not replayed}}
     return xs;
   });
   ttml::models::common::transformer::memory_efficient_runner(
       [](const ttml::autograd::TensorPtr &t, const ttml::autograd::TensorPtr &) {
         std::normal_distribution<float> n;
-        t->value = n(g_gen); // expect: rematch-unreplayed-rng, rematch-state-write
+        t->value = n(g_gen); // expect: rematch-unreplayed-rng {{draws from 'g_gen', which is not replayed}}, rematch-state-write {{writes 't->value'}}
         return t;
       },
       in, in);
@@ -197,7 +197,7 @@ unsigned negatives_nolint(rematch::Segment &seg) {
     r += g_gen64();
     g_gen.discard(1);
     // NOLINTEND(rematch-unreplayed-rng)
-    r += rand(); // NOLINT(rematch-global-read) expect: rematch-unreplayed-rng
+    r += rand(); // NOLINT(rematch-global-read) expect: rematch-unreplayed-rng {{draws from 'rand', which is not replayed}}
     return r;
   });
 }

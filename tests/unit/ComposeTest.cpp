@@ -32,7 +32,7 @@ SummaryCall call(const char *Callee, PlainLocation L, Root Object = {},
 
 FunctionFacts fn(const char *Usr, std::vector<SummaryEffect> Effects,
                  std::vector<SummaryCall> Calls = {}) {
-  return {Usr, Usr, std::move(Effects), std::move(Calls)};
+  return {Usr, Usr, std::move(Effects), std::move(Calls), {}};
 }
 
 const Root Static = Root::of(Root::Static);
@@ -132,6 +132,70 @@ TEST(Compose, ReadOfAGlobalItsCallChangesIsPartOfTheChange) {
   for (const SummaryEffect &E : FA->Effects)
     Subjects.push_back(E.Subject);
   EXPECT_EQ(Subjects, (std::vector<std::string>{"g_lr", "n"}));
+}
+
+// Stats &stats() { return s_stats; } in one file; in another, a caller
+// writes through what it returns (`stats().n++`) and another only reads
+// through it: the write lands on s_stats, named by it, and the accessor's
+// read that took the alias is part of the write but stays a read where
+// nothing is written.
+TEST(Compose, WritesThroughAReturnedAliasLandOnWhatItReturns) {
+  TUSummary A, B;
+  SummaryEffect Taken =
+      own(EffectKind::GlobalRead, Static, "s_stats", "stats", at("a.cpp", 1));
+  Taken.ReturnedRead = true;
+  FunctionFacts Stats = fn("stats", {Taken});
+  Stats.Returns.push_back({Static, "c:@s_stats", "s_stats"});
+  A.Functions.push_back(Stats);
+  SummaryEffect Bump = own(EffectKind::CounterUpdate,
+                           Root::of(Root::Returned, 0), "stats().n", "w",
+                           at("b.cpp", 2));
+  Bump.ViaCall = "stats()";
+  B.Functions.push_back(fn("w", {Bump}, {call("stats", at("b.cpp", 2))}));
+  B.Functions.push_back(fn("r", {}, {call("stats", at("b.cpp", 5))}));
+  auto All = composeSummaries({&A, &B});
+  const FunctionEffects *W = All->lookup("w");
+  ASSERT_NE(W, nullptr);
+  ASSERT_EQ(W->Effects.size(), 1u); // the read is part of the write
+  EXPECT_EQ(W->Effects[0].Kind, EffectKind::CounterUpdate);
+  EXPECT_EQ(W->Effects[0].Target, Static);
+  EXPECT_EQ(W->Effects[0].Subject, "s_stats");
+  EXPECT_EQ(W->Effects[0].Via, "stats()");
+  const FunctionEffects *R = All->lookup("r");
+  ASSERT_NE(R, nullptr);
+  ASSERT_EQ(R->Effects.size(), 1u);
+  EXPECT_EQ(R->Effects[0].Kind, EffectKind::GlobalRead);
+  ASSERT_EQ(All->lookup("stats")->Returns.size(), 1u);
+}
+
+// float *at(float *base) { return base + 1; }: what it returns is its
+// argument's object, which a caller's returned alias maps in turn
+// (`at(buffer())`), and a function returning it returns that too.
+TEST(Compose, ReturnedAliasesMapThroughParametersAndCalls) {
+  TUSummary A;
+  FunctionFacts At = fn("at", {});
+  At.Returns.push_back({param(0), "", ""});
+  FunctionFacts Buffer = fn("buffer", {});
+  Buffer.Returns.push_back({Static, "c:@g_buf", "g_buf"});
+  SummaryEffect Write = own(EffectKind::StateWrite, Root::of(Root::Returned, 1),
+                            "at(buffer())[0]", "w", at("a.cpp", 3));
+  FunctionFacts W = fn("w", {Write},
+                       {call("buffer", at("a.cpp", 3)),
+                        call("at", at("a.cpp", 3), {},
+                             {Root::of(Root::Returned, 0)})});
+  FunctionFacts Fwd = fn("fwd", {}, {call("at", at("a.cpp", 7), {}, {param(0)})});
+  Fwd.Returns.push_back({Root::of(Root::Returned, 0), "", ""});
+  A.Functions = {At, Buffer, W, Fwd};
+  auto All = composeSummaries({&A});
+  const FunctionEffects *FW = All->lookup("w");
+  ASSERT_NE(FW, nullptr);
+  ASSERT_EQ(FW->Effects.size(), 1u);
+  EXPECT_EQ(FW->Effects[0].Target, Static);
+  EXPECT_EQ(FW->Effects[0].Subject, "g_buf");
+  const FunctionEffects *FF = All->lookup("fwd");
+  ASSERT_NE(FF, nullptr);
+  ASSERT_EQ(FF->Returns.size(), 1u);
+  EXPECT_EQ(FF->Returns[0].R, param(0));
 }
 
 TEST(Compose, FirstDefinitionWinsAndGlobalsAreCollected) {

@@ -152,6 +152,44 @@ TEST(Model, ErrorsNameFileLineAndColumn) {
               HasSubstr("one YAML document"));
 }
 
+// Returns: what a call's result is an alias of; an entry may say only that.
+TEST(Model, ReturnsAliasRules) {
+  ModelFile M = parseOk(R"(
+Rules:
+  - {Id: views, Class: [t::T], Names: [view], Returns: {AliasOf: this}}
+  - Id: maybe
+    Namespace: t
+    Names: [reshape]
+    HasParam: [{Param: self}, {Param: shape}]
+    Returns: {AliasOf: {Param: self}, May: "if it returns a view"}
+Functions:
+  - {Name: t::tie, Returns: {AliasOf: args}}
+  - {Name: t::fill, Effect: state-write, On: {Arg: 0}, Returns: {AliasOf: {Arg: 0}}}
+)");
+  ASSERT_EQ(M.Rules.size(), 2u);
+  ASSERT_TRUE(M.Rules[0].Returns.has_value());
+  EXPECT_EQ(M.Rules[0].Returns->K, AliasRule::This);
+  EXPECT_FALSE(M.Rules[0].HasEffect);
+  EXPECT_EQ(M.Rules[1].Returns->K, AliasRule::Argument);
+  EXPECT_EQ(M.Rules[1].Returns->Arg.Param, "self");
+  EXPECT_EQ(M.Rules[1].Returns->May, "if it returns a view");
+  ASSERT_EQ(M.Rules[1].HasParam.size(), 2u);
+  EXPECT_EQ(M.Rules[1].HasParam[1].Param, "shape");
+  ASSERT_EQ(M.Functions.size(), 2u);
+  EXPECT_EQ(M.Functions[0].Returns->K, AliasRule::Arguments);
+  EXPECT_TRUE(M.Functions[1].HasEffect);
+  EXPECT_EQ(M.Functions[1].Returns->Arg.Index, 0);
+
+  EXPECT_THAT(parseError("Functions:\n  - {Name: f}\n"),
+              HasSubstr("an entry needs 'Effect' or 'Returns'"));
+  EXPECT_THAT(parseError("Functions:\n  - {Name: f, Returns: {May: x}}\n"),
+              HasSubstr("Returns needs 'AliasOf'"));
+  EXPECT_THAT(
+      parseError("Functions:\n  - {Name: f, Returns: {AliasOf: that}}\n"),
+      StartsWith("m.yaml:2:34: error: expected 'this', 'args' or an argument"));
+  EXPECT_THAT(parseError("Types:\n  view: [x::V]\n"), StartsWith("(parsed)"));
+}
+
 TEST(Model, MissingFileIsAnError) {
   llvm::Expected<ModelFile> M = loadModelFile("/nonexistent/m.yaml");
   ASSERT_FALSE(M);

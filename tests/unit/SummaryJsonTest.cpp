@@ -82,4 +82,72 @@ TEST(SummaryJsonTest, SummaryRoundTrip) {
   EXPECT_EQ(Back->Dependencies, S.Dependencies);
 }
 
+// What aliases add: a function's returns, effects through what a call
+// returns, the alias and where it was taken, reads part of a change.
+TEST(SummaryJsonTest, AliasesRoundTrip) {
+  TUSummary S;
+  FunctionFacts F;
+  F.Usr = "c:@F@f#";
+  F.Name = "f";
+  SummaryCall C;
+  C.Callee = "c:@F@stats#";
+  C.CalleeName = "stats";
+  C.Loc = {"/p/a.cpp", 3, 5};
+  C.Args = {Root::of(Root::Returned, 0)};
+  F.Calls.push_back(C);
+  SummaryEffect E;
+  E.Kind = EffectKind::CounterUpdate;
+  E.Target = Root::of(Root::Returned, 0);
+  E.Subject = "stats()";
+  E.Detail = "++";
+  E.Via = "st";
+  E.ViaCall = "stats()";
+  E.AliasAt = {"/p/a.cpp", 2, 9};
+  E.Chain.push_back({"f", "", {"/p/a.cpp", 4, 3}});
+  SummaryEffect R;
+  R.Kind = EffectKind::GlobalRead;
+  R.Target = Root::of(Root::Static);
+  R.Subject = "g";
+  R.ReturnedRead = true;
+  R.MutatedAt = {"/p/a.cpp", 5, 1};
+  R.MutatedSlot = 2;
+  R.Chain.push_back({"f", "", {"/p/a.cpp", 5, 3}});
+  F.Effects = {E, R};
+  F.Returns.push_back({Root::of(Root::Static), "c:@g", "g"});
+  F.Returns.push_back({Root::of(Root::Param, 1), "", ""});
+  F.Returns.push_back({Root::of(Root::Returned, 0), "", ""});
+  S.Functions.push_back(F);
+  std::string Text = serializeSummary(S);
+  llvm::Expected<TUSummary> Back = parseSummary(Text, "a.json");
+  ASSERT_TRUE(bool(Back)) << llvm::toString(Back.takeError());
+  EXPECT_EQ(serializeSummary(*Back), Text);
+  const FunctionFacts &G = Back->Functions.at(0);
+  EXPECT_EQ(G.Effects.at(0).Target, Root::of(Root::Returned, 0));
+  EXPECT_EQ(G.Effects.at(0).Via, "st");
+  EXPECT_EQ(G.Effects.at(0).ViaCall, "stats()");
+  EXPECT_EQ(G.Effects.at(0).AliasAt.Line, 2u);
+  EXPECT_TRUE(G.Effects.at(1).ReturnedRead);
+  EXPECT_EQ(G.Effects.at(1).MutatedSlot, 2u);
+  ASSERT_EQ(G.Returns.size(), 3u);
+  EXPECT_EQ(G.Returns[0].VarName, "g");
+  EXPECT_EQ(G.Returns[1].R, Root::of(Root::Param, 1));
+  EXPECT_EQ(G.Calls.at(0).Args.at(0), Root::of(Root::Returned, 0));
+}
+
+// A root that names a call the function does not make is refused, never
+// half-trusted.
+TEST(SummaryJsonTest, ReturnedRootOutOfRangeIsAnError) {
+  TUSummary S;
+  FunctionFacts F;
+  F.Usr = "c:@F@f#";
+  F.Name = "f";
+  F.Returns.push_back({Root::of(Root::Returned, 3), "", ""});
+  S.Functions.push_back(F);
+  llvm::Expected<TUSummary> Back =
+      parseSummary(serializeSummary(S), "a.json");
+  ASSERT_FALSE(bool(Back));
+  EXPECT_NE(llvm::toString(Back.takeError()).find("a.json"),
+            std::string::npos);
+}
+
 } // namespace

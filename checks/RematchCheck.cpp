@@ -244,6 +244,10 @@ void RematchCheck::noteChain(const EffectChain &Chain, ASTContext &Ctx) {
       diag(L, "%0 %1 here", DiagnosticIDs::Note)
           << In << describe(*Chain.Last) + through(*Chain.Last);
   }
+  if (Chain.LastAliasAt)
+    if (SourceLocation L = locationOf(*Chain.LastAliasAt, Ctx); L.isValid())
+      diag(L, "%0 is an alias of %1 taken here", DiagnosticIDs::Note)
+          << quoted(Chain.Last->Via) << quoted(Chain.Last->Subject);
 }
 
 } // namespace clang::tidy::rematch

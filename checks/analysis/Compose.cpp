@@ -191,6 +191,7 @@ private:
              .second)
       return false;
     static_cast<EffectFacts &>(E) = From;
+    E.ReturnedRead = From.ReturnedRead;
     if (!C) { // an own effect through a returned alias
       E.Virtual = From.Virtual;
       E.Chain = From.Chain;

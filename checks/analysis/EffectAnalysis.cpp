@@ -836,6 +836,8 @@ EffectChain EffectAnalysis::chain(const FunctionDecl *Body,
         Chain.Steps.push_back({&Step});
       if (!X.Chain.empty())
         Chain.Last = &X;
+      if (X.AliasAt.Line)
+        Chain.LastAliasAt = &X.AliasAt;
       break;
     }
     const FunctionSummary *S = summary(Cur->Callee);

@@ -64,6 +64,8 @@ struct ChainStep {
 struct EffectChain {
   std::vector<ChainStep> Steps;
   const EffectFacts *Last = nullptr;
+  // Ending in another TU through an alias: where the alias was taken.
+  const PlainLocation *LastAliasAt = nullptr;
 };
 
 // What the analysis needs to know besides the AST.

@@ -198,6 +198,27 @@ TEST(Compose, ReturnedAliasesMapThroughParametersAndCalls) {
   EXPECT_EQ(FF->Returns[0].R, param(0));
 }
 
+// float *slot() { return buffer() + 1; }: the read buffer() makes to take
+// its alias is still only that in slot(), which returns it on; a function
+// that does not return it reads.
+TEST(Compose, ReadsTakingAReturnedAliasPassOnWithIt) {
+  TUSummary A;
+  SummaryEffect Taken =
+      own(EffectKind::GlobalRead, Static, "g_buf", "buffer", at("a.cpp", 1));
+  Taken.ReturnedRead = true;
+  FunctionFacts Buffer = fn("buffer", {Taken});
+  Buffer.Returns.push_back({Static, "c:@g_buf", "g_buf"});
+  FunctionFacts Slot = fn("slot", {}, {call("buffer", at("a.cpp", 2))});
+  Slot.Returns.push_back({Root::of(Root::Returned, 0), "", ""});
+  FunctionFacts Use = fn("use", {}, {call("buffer", at("a.cpp", 3))});
+  A.Functions = {Buffer, Slot, Use};
+  auto All = composeSummaries({&A});
+  ASSERT_EQ(All->lookup("slot")->Effects.size(), 1u);
+  EXPECT_TRUE(All->lookup("slot")->Effects[0].ReturnedRead);
+  ASSERT_EQ(All->lookup("use")->Effects.size(), 1u);
+  EXPECT_FALSE(All->lookup("use")->Effects[0].ReturnedRead);
+}
+
 TEST(Compose, FirstDefinitionWinsAndGlobalsAreCollected) {
   TUSummary A, B;
   A.Functions.push_back(

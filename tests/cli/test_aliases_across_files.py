@@ -1,0 +1,223 @@
+#!/usr/bin/env python3
+"""Aliases across translation units, with whole-program summaries: what a
+function in another file returns an alias of (and what a chain of them
+does), aliases passed to a function in another file, writes through an
+alias inside another file, and a virtual call made inside a helper that
+another file checkpoints.
+
+Usage: test_aliases_across_files.py --rematch <rematch> [unittest arguments]
+Standard library only.
+"""
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import unittest
+
+TOOLS = argparse.Namespace()
+
+PRELUDE = """\
+namespace rematch { struct Segment { template <class F> decltype(auto) forward([[clang::annotate("rematch::recomputed")]] F&& f) { return f(); } }; }
+"""
+
+
+class AcrossFiles(unittest.TestCase):
+    def setUp(self):
+        self._tmp = tempfile.TemporaryDirectory()
+        self.dir = self._tmp.name
+
+    def tearDown(self):
+        self._tmp.cleanup()
+
+    def write(self, files):
+        for name, text in files.items():
+            with open(os.path.join(self.dir, name), "w") as f:
+                f.write(text)
+
+    def run_rematch(self, files, *extra):
+        cmd = [TOOLS.rematch, "--format=json", "-j", "1",
+               "--summaries-dir=" + os.path.join(self.dir, "sums"), *extra,
+               *files, "--", "-std=c++17"]
+        p = subprocess.run(cmd, cwd=self.dir, capture_output=True, text=True,
+                           timeout=300)
+        self.assertIn(p.returncode, (0, 1), p.stderr)
+        return json.loads(p.stdout)["findings"]
+
+    def summary(self, files):
+        return sorted((f["check"], f["file"], f["line"], f["message"])
+                      for f in self.run_rematch(files))
+
+    # -- what another file returns ---------------------------------------
+
+    RETURNS = {
+        "stats.h": PRELUDE + """\
+struct Stats { int steps = 0; float loss = 0; };
+Stats &stats();
+float *buffer();
+float *slot(int i);
+""",
+        "stats.cpp": """\
+#include "stats.h"
+Stats s_stats;
+float g_buf[8];
+Stats &stats() { return s_stats; }
+float *buffer() { return g_buf; }
+""",
+        "slot.cpp": """\
+#include "stats.h"
+float *slot(int i) { return buffer() + i; }
+""",
+        "main.cpp": """\
+#include "stats.h"
+float step(rematch::Segment &seg, float x) {
+  return seg.forward([x] {
+    Stats &st = stats();
+    st.steps++;
+    *slot(2) = x;
+    return stats().loss;
+  });
+}
+""",
+    }
+
+    def test_returned_aliases_across_three_files(self):
+        self.write(self.RETURNS)
+        found = self.run_rematch(["stats.cpp", "slot.cpp", "main.cpp"])
+        got = {(f["check"], f["line"]): f for f in found}
+        bump = got[("rematch-counter-update", 5)]
+        self.assertIn("increments 's_stats' through 'st'", bump["message"])
+        self.assertIn(("main.cpp", 4), [(n["file"], n["line"])
+                                        for n in bump["notes"]])
+        write = got[("rematch-state-write", 6)]
+        self.assertIn("writes 'g_buf' through 'slot(2)'", write["message"])
+        # Only read through: the accessor's read stays a read; written
+        # through: the read that took the alias is part of the write.
+        reads = sorted(f["line"] for f in found
+                       if f["check"] == "rematch-global-read")
+        self.assertEqual(reads, [7])
+        self.assertEqual(len(found), 3, found)
+
+    def test_returned_aliases_do_not_depend_on_the_order_of_files(self):
+        self.write(self.RETURNS)
+        one = self.summary(["stats.cpp", "slot.cpp", "main.cpp"])
+        self.tearDown()
+        self.setUp()
+        self.write(self.RETURNS)
+        other = self.summary(["main.cpp", "slot.cpp", "stats.cpp"])
+        self.assertEqual(one, other)
+
+    def test_alone_the_returned_alias_is_unknown(self):
+        self.write(self.RETURNS)
+        p = subprocess.run([TOOLS.rematch, "--format=json", "main.cpp", "--",
+                            "-std=c++17"], cwd=self.dir, capture_output=True,
+                           text=True, timeout=300)
+        found = json.loads(p.stdout)["findings"]
+        self.assertEqual([f for f in found
+                          if f["check"] == "rematch-counter-update"], [])
+
+    # -- aliases passed to another file ------------------------------------
+
+    PASSED = {
+        "fill.h": PRELUDE + """\
+void fill(float *out, int n);
+float sum(const float *in, int n);
+""",
+        "fill.cpp": """\
+#include "fill.h"
+void fill(float *out, int n) {
+  float *end = out + n;
+  for (float *p = out; p != end; ++p)
+    *p = 0;
+}
+float sum(const float *in, int n) { return in[0] + n; }
+""",
+        "main.cpp": """\
+#include "fill.h"
+float g_acc[16];
+float step(rematch::Segment &seg) {
+  return seg.forward([] {
+    float *p = g_acc + 4;
+    fill(p, 4);
+    float *q = g_acc;
+    return sum(q, 2);
+  });
+}
+""",
+    }
+
+    def test_alias_passed_to_another_file(self):
+        self.write(self.PASSED)
+        found = self.run_rematch(["fill.cpp", "main.cpp"])
+        got = {(f["check"], f["line"]): f for f in found}
+        write = got[("rematch-state-write", 6)]
+        self.assertIn("calls 'fill', which writes 'out' through 'p'",
+                      write["message"])
+        notes = [(n["file"], n["line"], n["message"]) for n in write["notes"]]
+        # The write in fill.cpp, and where fill's own alias was taken.
+        self.assertIn(("fill.cpp", 5), [n[:2] for n in notes])
+        self.assertTrue(any(n[:2] == ("fill.cpp", 4) and
+                            "'p' is an alias of 'out' taken here" in n[2]
+                            for n in notes), notes)
+        # The read that took p is part of the write; q is only read through.
+        reads = sorted(f["line"] for f in found
+                       if f["check"] == "rematch-global-read")
+        self.assertEqual(reads, [7])
+
+    # -- a virtual call inside a helper another file checkpoints ----------
+
+    VIRTUAL = {
+        "layer.h": PRELUDE + """\
+struct Layer { virtual ~Layer() = default; virtual float forward(float x) = 0; };
+float run_layer(Layer &l, float x);
+""",
+        "helper.cpp": """\
+#include "layer.h"
+float run_layer(Layer &l, float x) { return l.forward(x) * 2; }
+""",
+        "noisy.cpp": """\
+#include "layer.h"
+int g_calls = 0;
+struct Noisy : Layer {
+  float forward(float x) override { ++g_calls; return x; }
+};
+Layer *make_noisy() { return new Noisy; }
+""",
+        "main.cpp": """\
+#include "layer.h"
+float step(rematch::Segment &seg, Layer &l, float x) {
+  return seg.forward([&l, x] { return run_layer(l, x); });
+}
+""",
+    }
+
+    def test_virtual_call_in_a_helper_across_three_files(self):
+        self.write(self.VIRTUAL)
+        for order in (["helper.cpp", "noisy.cpp", "main.cpp"],
+                      ["main.cpp", "noisy.cpp", "helper.cpp"]):
+            found = self.run_rematch(order)
+            counters = [f for f in found
+                        if f["check"] == "rematch-counter-update"]
+            self.assertEqual(len(counters), 1, (order, found))
+            c = counters[0]
+            self.assertEqual((c["file"], c["line"]), ("main.cpp", 3))
+            self.assertIn("calls 'run_layer', which may, through a virtual "
+                          "call, reach code that increments 'g_calls'",
+                          c["message"])
+            notes = [(n["file"], n["line"]) for n in c["notes"]]
+            self.assertIn(("helper.cpp", 2), notes)
+            self.assertIn(("noisy.cpp", 4), notes)
+
+
+def main():
+    parser = argparse.ArgumentParser(add_help=False)
+    parser.add_argument("--rematch", required=True)
+    args, rest = parser.parse_known_args()
+    TOOLS.rematch = os.path.abspath(args.rematch)
+    unittest.main(argv=[sys.argv[0]] + rest, verbosity=2)
+
+
+if __name__ == "__main__":
+    main()

@@ -314,8 +314,13 @@ Places Aliases::pointee(const Expr *E, unsigned Depth) {
   }
   // A pointer or handle kept in a member, or in an element of an array or
   // container of them, points where that member or container is owned.
-  if (isa<MemberExpr>(E))
+  if (const auto *ME = dyn_cast<MemberExpr>(E)) {
+    if (!ME->isArrow())
+      if (const VarDecl *V = localVar(ME->getBase()))
+        if (auto It = MemberPointees.find(V); It != MemberPointees.end())
+          return It->second;
     return object(E, Depth + 1);
+  }
   if (isa<ArraySubscriptExpr>(E))
     return Known.isHandle(E->getType()) ? object(E, Depth + 1) : Places{};
   if (const auto *CO = dyn_cast<AbstractConditionalOperator>(E)) {
@@ -503,6 +508,25 @@ void Aliases::bindInit(const VarDecl &V) {
       bind(V, pointee(Init, 0), At);
   } else if (T->isRecordType() && aliasValue(Init, 0)) {
     bind(V, pointee(Init, 0), At);
+  } else if (T->isRecordType() && !T->isDependentType()) {
+    // A copy of a structure that holds pointers or handles.
+    const Expr *From = unwrap(Init);
+    if (const auto *CE = dyn_cast_or_null<CXXConstructExpr>(From);
+        CE && CE->getNumArgs() == 1 &&
+        CE->getConstructor()->isCopyOrMoveConstructor())
+      From = CE->getArg(0);
+    if (From && From->isGLValue()) {
+      Places P = object(From, 0);
+      llvm::erase_if(P, [](const Place &X) { return X.isLocal(); });
+      // Reached through V: named so, and taken here.
+      for (Place &X : P)
+        if (X.K == Place::Root) {
+          X.Var = &V;
+          X.At = At;
+        }
+      if (!P.empty())
+        MemberPointees[&V] = std::move(P);
+    }
   }
 }
 

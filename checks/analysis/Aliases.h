@@ -45,7 +45,9 @@ struct Place {
   enum Kind : unsigned char { Root, Alias, Returned };
   Kind K = Root;
   rematch::Root R;              // Root: Local when nothing outside
-  const VarDecl *Var = nullptr; // Alias: the local variable
+  // Alias: the local variable. Root: the local copy of a structure whose
+  // pointer members reached it, if that is how (with At).
+  const VarDecl *Var = nullptr;
   const Expr *Call = nullptr;   // Returned: the call whose result it is
   // Root: the expression that names the object outside (g_buffer in
   // `float *p = g_buffer;`): its read is part of a write through the alias.
@@ -117,6 +119,10 @@ private:
     SourceLocation At;
   };
   llvm::DenseMap<const VarDecl *, llvm::SmallVector<Binding, 1>> Bindings;
+  // A local copy of a structure (`Params p = model->params;`): its pointer
+  // and handle members point where the original's do, which is, as for any
+  // member, where the original is.
+  llvm::DenseMap<const VarDecl *, Places> MemberPointees;
   llvm::DenseMap<const VarDecl *, Places> Resolved;
 };
 

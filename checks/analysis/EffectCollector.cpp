@@ -789,7 +789,8 @@ private:
   }
   void addEffect(EffectFacts F, Root R, std::string Subject,
                  std::string Detail, SourceLocation L,
-                 const Expr *Source = nullptr) {
+                 const Expr *Source = nullptr,
+                 SourceLocation AliasAt = SourceLocation()) {
     if (GuardDepth > 0)
       return;
     F.Subject = std::move(Subject);
@@ -799,6 +800,7 @@ private:
     E.Source = LocOverride.isValid() ? nullptr : Source;
     E.Target = R;
     E.Loc = loc(L);
+    E.AliasAt = AliasAt;
     Out.Effects.push_back(std::move(E));
   }
 
@@ -837,16 +839,23 @@ private:
       if (P.Named)
         consume(P.Named);
       std::string Subject = F.Subject;
+      SourceLocation AliasAt;
       // No subject given, or the change goes through a temporary view of
-      // the object (`m.block(0, 0, 2, 2) = x`): named by the object.
-      if (Subject.empty()) {
+      // the object (`m.block(0, 0, 2, 2) = x`) or the pointers a local
+      // copy of a structure holds: named by the object.
+      if (P.Var) {
+        G.Via = aliasName(*P.Var);
+        Subject = nameOf(P);
+        AliasAt = P.At;
+      } else if (Subject.empty()) {
         Subject = nameOf(P);
       } else if (const Expr *Through = P.Named ? callThrough(Target) : nullptr) {
         G.Via = describe(Through);
         Subject = nameOf(P);
       }
       std::string Detail = G.Detail;
-      addEffect(std::move(G), P.R, std::move(Subject), std::move(Detail), L);
+      addEffect(std::move(G), P.R, std::move(Subject), std::move(Detail), L,
+                nullptr, AliasAt);
     }
   }
 

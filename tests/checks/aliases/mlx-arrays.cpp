@@ -1,7 +1,8 @@
 // MLX's arrays on MLX's real headers (models/mlx.yaml): an array is a
-// handle to shared data, but MLX has no in-place ops, so the only write
-// through one is assigning the handle where it lives; a copy rebound is
-// local. Containers of arrays are containers.
+// handle to shared data, but MLX has no in-place ops, so the writes through
+// one are assigning the handle where it lives and the raw pointer data<T>()
+// returns into its buffer; a copy rebound is local. Containers of arrays
+// are containers.
 // ARGS: -std=c++20 -I{shared}/thirdparty/mlx
 // REQUIRES: {shared}/thirdparty/mlx/mlx/mlx.h
 #include "mlx/mlx.h"
@@ -20,6 +21,8 @@ Arrays handles(const Arrays &in) {
     mx::array &s = g_state; // expect-note: 's' is an alias of 'g_state' taken here
     s = x[0] * 2; // expect: rematch-state-write {{checkpointed lambda writes 'g_state' through 's'}}
     acc = acc + x[0]; // expect: rematch-state-write {{writes 'acc'}}
+    float *raw = g_state.data<float>(); // expect-note: 'raw' is an alias of 'g_state' taken here
+    raw[0] = 1.0f; // expect: rematch-state-write {{writes 'g_state' through 'raw'}}
     Arrays &outs = g_outputs;
     outs.push_back(x[0]); // expect: rematch-cache-write {{mutates container 'g_outputs' with 'push_back' through 'outs'}}
     return Arrays{x[0] + acc};

@@ -110,6 +110,24 @@ void captures_and_params(rematch::Segment &seg, float *out, float x) {
       out, x);
 }
 
+// A copy of a structure holding pointers points where the original's do
+// (llm.c's `ActivationTensors acts = model->acts;`).
+struct Tensors {
+  float *act;
+  float *grad;
+  int n;
+};
+Tensors g_tensors;
+void struct_copies(rematch::Segment &seg, float x) {
+  seg.forward([x] {
+    Tensors t = g_tensors; // expect-note: 't' is an alias of 'g_tensors' taken here
+    t.act[0] = x; // expect: rematch-state-write {{writes 'g_tensors' through 't'}}
+    float *g = t.grad + 1;
+    *g = x; // expect: rematch-state-write {{writes 'g_tensors' through 'g'}}
+    t.n = 3; // the copy's own member: local
+  });
+}
+
 // ---- negatives -------------------------------------------------------------
 
 void negatives(rematch::Segment &seg, float x) {

@@ -712,7 +712,7 @@ private:
       F.Kind = K;
       F.Detail = std::move(Detail);
       recordOn(std::move(F), Arrow ? Alias.pointsInto(Obj) : Alias.designates(Obj),
-               describeObject(Obj, Arrow), MC->getBeginLoc());
+               [&] { return describeObject(Obj, Arrow); }, MC->getBeginLoc());
     };
     llvm::StringRef Name = MD->getIdentifier() ? MD->getName() : "";
 
@@ -814,17 +814,22 @@ private:
     F.Kind = K;
     F.Detail = std::move(Detail);
     recordOn(std::move(F), Rebind ? Alias.designates(Target) : changed(Target),
-             describe(Target), L, Target);
+             [&] { return describe(Target); }, L, Target);
   }
 
   // F (named Subject) happens to each place: now for a root outside; at the
   // end of the body for a local alias, whose bindings may come later; in
   // the summary for what a call returns.
-  void recordOn(EffectFacts F, const Places &Ps, std::string Subject,
-                SourceLocation L, const Expr *Target = nullptr) {
-    if (GuardDepth > 0)
+  // Subject is asked only when something outside is changed: most changes
+  // are of locals, and naming one takes the source text.
+  void recordOn(EffectFacts F, const Places &Ps,
+                llvm::function_ref<std::string()> Subject, SourceLocation L,
+                const Expr *Target = nullptr) {
+    if (GuardDepth > 0 || llvm::all_of(Ps, [](const Place &P) {
+          return P.isLocal();
+        }))
       return;
-    F.Subject = std::move(Subject);
+    F.Subject = Subject();
     for (const Place &P : Ps) {
       if (P.K != Place::Root) {
         Changes.push_back({F, P, Target, loc(L)});
@@ -1019,7 +1024,8 @@ private:
         consume(Gen);
         if (Known.isReplayedGenerator(Gen->getType()))
           return;
-        recordOn(std::move(E), changed(Gen), describe(Gen), L, Gen);
+        recordOn(std::move(E), changed(Gen), [&] { return describe(Gen); }, L,
+                 Gen);
         return;
       }
     E.RngSource = ME.Source;
@@ -1066,15 +1072,16 @@ private:
     // What of the object the model says is written (a module's
     // running_mean), or the object; an iterator or pointer a call returns
     // (g_vec.begin()) by the object it points into.
-    std::string Subject =
-        !ME.Subject.empty() ? ME.Subject
-        : ME.On.K == ModelTarget::Argument &&
-                isa<CallExpr>(Target->IgnoreParenImpCasts())
-            ? std::string()
-            : describeObject(Target, ThroughPointer);
+    auto Subject = [&]() -> std::string {
+      if (!ME.Subject.empty())
+        return ME.Subject;
+      if (ME.On.K == ModelTarget::Argument &&
+          isa<CallExpr>(Target->IgnoreParenImpCasts()))
+        return {};
+      return describeObject(Target, ThroughPointer);
+    };
     E.Detail = FD.getNameAsString();
-    recordOn(std::move(E), Ps, std::move(Subject), Call->getBeginLoc(),
-             Target);
+    recordOn(std::move(E), Ps, Subject, Call->getBeginLoc(), Target);
   }
 
   // An expression that hands out another object: a named function that
@@ -1180,8 +1187,8 @@ private:
     EffectFacts F;
     F.Kind = EffectKind::Io;
     F.Detail = std::move(Op);
-    recordOn(std::move(F), Alias.designates(Stream), describe(Stream), L,
-             Stream);
+    recordOn(std::move(F), Alias.designates(Stream),
+             [&] { return describe(Stream); }, L, Stream);
   }
 
   void addCall(const FunctionDecl &Callee, const Expr *Call, SourceLocation L,
@@ -1250,15 +1257,30 @@ private:
         Arg = Alias.pointsInto(Args[I]);
       }
     }
-    if (Call)
-      CallIndex.try_emplace(Call, P.Index);
-    Pending.push_back(std::move(P));
+    // Roots known now (most calls: no local alias, nothing returned) are
+    // set now; the others wait for the body's aliases.
+    auto Direct = [](const Places &Ps) {
+      return llvm::all_of(Ps, [](const Place &X) { return X.K == Place::Root; });
+    };
+    if (Direct(P.Object) && llvm::all_of(P.Args, Direct)) {
+      C.Object = pickRoot(P.Object, C.Loc, 0);
+      for (unsigned I = 0; I < P.Args.size(); ++I)
+        C.Args.push_back(pickRoot(P.Args[I], C.Loc, I + 1));
+    } else {
+      Pending.push_back(std::move(P));
+    }
     Out.Calls.push_back(std::move(C));
   }
 
   // --- what aliases resolve to --------------------------------------------
 
   std::optional<unsigned> callIndex(const Expr *Call) const {
+    // Asked only for what a call returns through a write or an alias: the
+    // index is built the first time.
+    if (CallIndex.empty())
+      for (unsigned I = 0; I < Out.Calls.size(); ++I)
+        if (Out.Calls[I].Call)
+          CallIndex.try_emplace(Out.Calls[I].Call, I);
     auto It = CallIndex.find(Call);
     if (It == CallIndex.end() || It->second > 0xffff)
       return std::nullopt;
@@ -1520,7 +1542,9 @@ private:
     llvm::SmallVector<Places, 4> Args;
   };
   std::vector<PendingCall> Pending;
-  llvm::DenseMap<const Expr *, unsigned> CallIndex; // into Out.Calls
+  // Into Out.Calls, by call expression; built when first asked, once every
+  // call is in.
+  mutable llvm::DenseMap<const Expr *, unsigned> CallIndex;
   std::vector<Places> PendingReturns;
   llvm::SmallPtrSet<const Expr *, 4> ReturnedReads;
   unsigned Nested = 0; // inside a lambda or local class of the body

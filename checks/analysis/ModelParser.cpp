@@ -11,11 +11,9 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringExtras.h"
-#include "llvm/ADT/StringSet.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/YAMLParser.h"
-#include <functional>
 
 using namespace llvm;
 
@@ -146,16 +144,17 @@ private:
     return !Error;
   }
 
-  using KeyHandler = std::function<bool(StringRef Key, yaml::Node *Value)>;
+  using KeyHandler = function_ref<bool(StringRef Key, yaml::Node *Value)>;
 
   // Iterates a mapping; an unknown or repeated key is an error naming the
   // keys allowed there.
   bool mapping(yaml::Node *N, StringRef What, ArrayRef<StringRef> Keys,
-               const KeyHandler &Handle) {
+               KeyHandler Handle) {
     auto *Map = dyn_cast_or_null<yaml::MappingNode>(N);
     if (!Map)
       return fail(N, "expected " + What + " (a mapping)");
-    StringSet<> Seen;
+    assert(Keys.size() <= 64 && "a mapping's keys are a 64-bit set");
+    uint64_t Seen = 0; // by position in Keys
     for (yaml::KeyValueNode &KV : *Map) {
       if (Error)
         return false;
@@ -164,16 +163,19 @@ private:
         return fail(KV.getKey(), "expected a key");
       SmallString<32> Storage;
       StringRef Key = K->getValue(Storage);
-      if (!is_contained(Keys, Key)) {
+      const StringRef *Known = find(Keys, Key);
+      if (Known == Keys.end()) {
         std::string Allowed = join(Keys, ", ");
         return fail(K, "unknown key '" + Key + "' in " + What +
                            "; expected one of: " + Allowed);
       }
-      std::string KeyCopy = Key.str();
-      if (!Seen.insert(KeyCopy).second)
-        return fail(K, "key '" + KeyCopy + "' given twice in " + What);
-      if (!Handle(KeyCopy, KV.getValue()))
-        return fail(KV.getValue(), "invalid value of '" + KeyCopy + "'");
+      uint64_t Bit = uint64_t(1) << (Known - Keys.begin());
+      if (Seen & Bit)
+        return fail(K, "key '" + Key + "' given twice in " + What);
+      Seen |= Bit;
+      // The key as the list spells it: Storage does not outlive the value.
+      if (!Handle(*Known, KV.getValue()))
+        return fail(KV.getValue(), "invalid value of '" + *Known + "'");
     }
     return !Error;
   }

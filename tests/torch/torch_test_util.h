@@ -5,7 +5,10 @@
 #include <torch/torch.h>
 
 #include <cstring>
+#include <exception>
+#include <functional>
 #include <mutex>
+#include <string>
 #include <vector>
 
 namespace rematch_test {
@@ -30,6 +33,16 @@ inline std::vector<unsigned char> cpu_rng_state() {
   std::vector<unsigned char> out(s.nbytes());
   std::memcpy(out.data(), s.data_ptr(), out.size());
   return out;
+}
+
+/// What `f` throws, or "(no exception)".
+inline std::string message_of(const std::function<void()> &f) {
+  try {
+    f();
+  } catch (const std::exception &e) {
+    return e.what();
+  }
+  return "(no exception)";
 }
 
 } // namespace rematch_test

@@ -70,10 +70,10 @@ struct Options {
 };
 
 /// Thrown from backward when the recompute does not save what the forward
-/// saved for backward: another number of tensors, or a tensor of another
-/// shape, dtype or device (PyTorch's CheckpointError under
-/// determinism_check="default"). The message names the checkpoint and the
-/// tensor.
+/// saved for backward: another number of tensors, or (determinism_check
+/// "default") a tensor of another shape, dtype or device, or one requiring
+/// grad that was changed in place since the forward (PyTorch's
+/// CheckpointError). The message names the checkpoint and the tensor.
 class RecomputeMismatch : public std::runtime_error {
 public:
   using std::runtime_error::runtime_error;

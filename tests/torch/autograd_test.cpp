@@ -21,13 +21,7 @@ using rematch_test::cpu_rng_state;
 using rematch_test::message_of;
 using rt::variable_list;
 
-class Autograd : public ::testing::Test {
-protected:
-  void SetUp() override {
-    rematch::set_policy(rematch::Policy::off);
-    (void)rt::take_reports();
-  }
-};
+class Autograd : public rematch_test::CleanSlate {};
 
 /// linear -> dropout(0.5) -> tanh: the recompute must replay the mask.
 struct BlockImpl : torch::nn::Module {

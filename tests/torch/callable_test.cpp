@@ -129,13 +129,8 @@ using Captureless = decltype(captureless);
 // --- Run tests
 // ----------------------------------------------------------------
 
-class Callables : public ::testing::Test {
+class Callables : public rematch_test::CleanSlate {
 protected:
-  void SetUp() override {
-    rematch::set_policy(rematch::Policy::off);
-    (void)rt::take_reports();
-  }
-
   /// Checkpoints `fn` (x -> 2x, or what it computes) on a fresh input that
   /// requires grad and returns the input's gradient of sum(out).
   template <class F> torch::Tensor input_grad(F &&fn) {

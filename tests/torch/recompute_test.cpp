@@ -22,13 +22,7 @@ namespace rt = rematch::torch;
 using rematch_test::message_of;
 using rt::variable_list;
 
-class Recompute : public ::testing::Test {
-protected:
-  void SetUp() override {
-    rematch::set_policy(rematch::Policy::off);
-    (void)rt::take_reports();
-  }
-};
+class Recompute : public rematch_test::CleanSlate {};
 
 /// Not audited: an audited recompute runs whole, to compare its result.
 rt::Options plain_options() {

@@ -48,13 +48,7 @@ TORCH_MODULE(Net);
 using rematch_test::copy_state;
 using rematch_test::cpu_rng_state;
 
-class TorchTest : public ::testing::Test {
-protected:
-  void SetUp() override {
-    rematch::set_policy(rematch::Policy::off);
-    (void)rt::take_reports();
-  }
-};
+class TorchTest : public rematch_test::CleanSlate {};
 
 // --- Gradients with checkpoint equal those without, dropout on ------------
 

@@ -2,6 +2,10 @@
 #ifndef REMATCH_TESTS_TORCH_TEST_UTIL_H
 #define REMATCH_TESTS_TORCH_TEST_UTIL_H
 
+#include "rematch/rematch.h"
+#include "rematch/torch.h"
+
+#include <gtest/gtest.h>
 #include <torch/torch.h>
 
 #include <cstring>
@@ -12,6 +16,15 @@
 #include <vector>
 
 namespace rematch_test {
+
+/// A torch test that starts with the policy off and no kept reports.
+class CleanSlate : public ::testing::Test {
+protected:
+  void SetUp() override {
+    rematch::set_policy(rematch::Policy::off);
+    (void)rematch::torch::take_reports();
+  }
+};
 
 /// Copies parameters and buffers by name: two modules built alike then
 /// compute the same thing.

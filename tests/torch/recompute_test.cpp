@@ -11,6 +11,7 @@
 
 #include <ATen/autocast_mode.h>
 #include <gtest/gtest.h>
+#include <torch/csrc/autograd/engine.h>
 #include <torch/torch.h>
 
 #include <functional>
@@ -93,6 +94,8 @@ TEST_F(Recompute, AutocastForwardFloatBackward) {
   EXPECT_TRUE(torch::equal(plain.w, ckpt.w));
   // The recompute left no autocast behind.
   EXPECT_FALSE(at::autocast::is_cpu_enabled());
+  EXPECT_EQ(at::autocast::get_autocast_cpu_dtype(), torch::kBFloat16);
+  EXPECT_TRUE(at::autocast::is_autocast_cache_enabled());
 }
 
 TEST_F(Recompute, AutocastBlockCastingBackToFloat) {
@@ -135,6 +138,31 @@ TEST_F(Recompute, BackwardUnderAutocastRecomputesTheFloatForward) {
   ASSERT_TRUE(ckpt.first.defined());
   EXPECT_TRUE(torch::equal(plain.first, ckpt.first));
   EXPECT_TRUE(torch::equal(plain.second, ckpt.second));
+}
+
+// The checkpoint sees saved tensors through the default autograd engine; in
+// a process where another engine is the default (PyTorch's Python one) it
+// refuses to run rather than keep everything or recompute nothing.
+struct OtherEngine : torch::autograd::Engine {};
+torch::autograd::Engine *g_checkpoint_engine = nullptr;
+
+TEST_F(Recompute, AnotherAutogradEngineIsRefused) {
+  torch::Tensor x = torch::randn({3}, torch::requires_grad());
+  auto fn = [](const variable_list &in) -> variable_list {
+    return {in[0].sin()};
+  };
+  rt::checkpoint(fn, {x})[0].sum().backward(); // installs the adapter's
+  g_checkpoint_engine = &torch::autograd::Engine::get_default_engine();
+  static OtherEngine other;
+  torch::autograd::set_default_engine_stub(
+      []() -> torch::autograd::Engine & { return other; });
+  const std::string what = message_of([&] { rt::checkpoint(fn, {x}); });
+  torch::autograd::set_default_engine_stub(
+      []() -> torch::autograd::Engine & { return *g_checkpoint_engine; });
+  EXPECT_NE(what.find("another autograd engine than libtorch's own is "
+                      "installed"),
+            std::string::npos)
+      << what;
 }
 
 // --- 2. what the recompute saves for backward -------------------------------

@@ -409,6 +409,7 @@ void Frame::recompute() {
     scope.finish(); // restores the outside RNG state, applies the policy
   } catch (const DivergenceError &e) {
     detail::keep_report(e.report());
+    drop_round(round_);
     throw;
   } catch (...) {
     drop_round(round_);

@@ -7,8 +7,11 @@
 // B: their backward; rematch::torch::measure_plain_phases), the plain step
 // and the checkpointed step, and prints medians by CPU time:
 //
-//   ratio  checkpointed / plain step time
+//   ratio  checkpointed / plain step time (the default determinism check:
+//          every tensor the recompute saves compared with the forward's)
 //   floor  1 + F / (F + B): the blocks' forward runs twice
+//   checks checkpointed / checkpointed with determinism_check "none": what
+//          the checks cost
 //   peak   checkpointed peak tensor memory, beside the plain step's peak with
 //          the blocks' activations replaced by what checkpointing must hold
 //
@@ -53,7 +56,7 @@ struct Config {
 };
 
 struct RunFigures {
-  rt::StepMeasurement plain, checkpointed;
+  rt::StepMeasurement plain, checkpointed, unchecked;
   double forward = 0, backward = 0, rest = 0; // CPU seconds, medians
   double time_floor = 0;
   std::size_t peak_floor = 0;
@@ -82,18 +85,21 @@ rt::StepMeasurement median_step(std::vector<rt::StepMeasurement> ms) {
 RunFigures run_once(const Config &c, std::vector<Block> &blocks,
                     torch::nn::Linear &head, const torch::Tensor &x,
                     const torch::Tensor &y) {
-  const rt::Options options; // replay on, audit off
+  const rt::Options options; // replay on, audit off, the default check
+  rt::Options unchecked_options;
+  unchecked_options.determinism_check = "none";
   auto zero_grad = [&] {
     for (Block &b : blocks)
       b->zero_grad(/*set_to_none=*/false);
     head->zero_grad(/*set_to_none=*/false);
   };
-  auto step = [&](bool checkpointed) {
-    return [&, checkpointed] {
+  // `o` null: the plain step.
+  auto step = [&](const rt::Options *o) {
+    return [&, o] {
       zero_grad();
       torch::Tensor h = x;
       for (Block &b : blocks)
-        h = checkpointed ? rt::checkpoint(b, {h}, options)[0] : b(h);
+        h = o ? rt::checkpoint(b, {h}, *o)[0] : b(h);
       torch::mse_loss(head(h), y).backward();
     };
   };
@@ -104,20 +110,23 @@ RunFigures run_once(const Config &c, std::vector<Block> &blocks,
     return torch::mse_loss(head(h), y);
   };
 
-  std::vector<rt::StepMeasurement> plain, ckpt;
+  std::vector<rt::StepMeasurement> plain, ckpt, unchecked;
   std::vector<rt::PlainStepPhases> phases;
   for (int i = 0; i < c.reps; ++i) {
     torch::manual_seed(7);
     zero_grad();
     phases.push_back(rt::measure_plain_phases(fns, x, rest));
     torch::manual_seed(7);
-    plain.push_back(rt::measure_step(step(false)));
+    plain.push_back(rt::measure_step(step(nullptr)));
     torch::manual_seed(7);
-    ckpt.push_back(rt::measure_step(step(true)));
+    ckpt.push_back(rt::measure_step(step(&options)));
+    torch::manual_seed(7);
+    unchecked.push_back(rt::measure_step(step(&unchecked_options)));
   }
   RunFigures r;
   r.plain = median_step(plain);
   r.checkpointed = median_step(ckpt);
+  r.unchecked = median_step(unchecked);
   std::vector<double> f, b, rs;
   for (const rt::PlainStepPhases &p : phases) {
     f.push_back(p.forward.cpu_seconds);
@@ -190,11 +199,12 @@ int main(int argc, char **argv) {
               c.depth, static_cast<long long>(c.width),
               static_cast<long long>(c.batch), c.threads, c.runs, c.reps);
   std::printf("ratio: checkpointed / plain step; floor: 1 + F/(F+B), F and B "
-              "the blocks' plain forward and backward; peak: measured / "
-              "floor\n");
-  std::printf("%-4s %9s %9s %7s %7s %9s %9s %8s %6s %10s %10s %10s  %s\n",
+              "the blocks' plain forward and backward; checks: checkpointed / "
+              "checkpointed with determinism_check \"none\"; peak: measured "
+              "/ floor\n");
+  std::printf("%-4s %9s %9s %7s %7s %9s %9s %8s %6s %7s %10s %10s %10s  %s\n",
               "run", "plain ms", "ckpt ms", "ratio", "floor", "F ms", "B ms",
-              "rest ms", "wall", "plain MiB", "ckpt MiB", "floor MiB",
+              "rest ms", "wall", "checks", "plain MiB", "ckpt MiB", "floor MiB",
               "load average before -> after");
   // Warm-up: gradients and the allocator's first blocks, outside the runs.
   {
@@ -210,11 +220,12 @@ int main(int argc, char **argv) {
     ratios.push_back(ratio);
     floors.push_back(r.time_floor);
     std::printf(
-        "%-4d %9.1f %9.1f %7.3f %7.3f %9.1f %9.1f %8.2f %6.3f %10.2f "
+        "%-4d %9.1f %9.1f %7.3f %7.3f %9.1f %9.1f %8.2f %6.3f %7.3f %10.2f "
         "%10.2f %10.2f  %s -> %s\n",
         run, r.plain.cpu_seconds * 1e3, r.checkpointed.cpu_seconds * 1e3, ratio,
         r.time_floor, r.forward * 1e3, r.backward * 1e3, r.rest * 1e3,
         r.checkpointed.seconds / r.plain.seconds,
+        r.checkpointed.cpu_seconds / r.unchecked.cpu_seconds,
         r.plain.peak_bytes / 1048576.0, r.checkpointed.peak_bytes / 1048576.0,
         r.peak_floor / 1048576.0, before.c_str(), load_average().c_str());
   }

@@ -3,16 +3,21 @@
 #  1. AddressSanitizer + UndefinedBehaviorSanitizer (LeakSanitizer included)
 #     over the runtime, the checks, the rematch program, the plugin and
 #     every test that exercises them;
-#  2. ThreadSanitizer over the runtime and its tests (TSan cannot be combined
+#  2. the same over the libtorch adapter and every torch test, built on their
+#     own (tests/torch/standalone) at -O1, one process (libtorch itself is not
+#     instrumented: ASan sees its heap through its allocator's interceptors);
+#  3. ThreadSanitizer over the runtime and its tests (TSan cannot be combined
 #     with ASan);
-#  3. each libFuzzer target for REMATCH_FUZZ_SECONDS (default 20) as a smoke
+#  4. each libFuzzer target for REMATCH_FUZZ_SECONDS (default 20) as a smoke
 #     test (scripts/fuzz.sh); 0 skips it.
 # .ci/run calls it after scripts/test.sh. Directories: REMATCH_ASAN_BUILD_DIR
-# (default build-asan), REMATCH_TSAN_BUILD_DIR (build-tsan),
-# REMATCH_FUZZ_BUILD_DIR (build-fuzz). REMATCH_JOBS (default 2) as build.sh.
+# (default build-asan), REMATCH_ASAN_TORCH_BUILD_DIR (build-asan-torch),
+# REMATCH_TSAN_BUILD_DIR (build-tsan), REMATCH_FUZZ_BUILD_DIR (build-fuzz).
+# REMATCH_JOBS (default 2) as build.sh.
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 asan_dir=${REMATCH_ASAN_BUILD_DIR:-$root/build-asan}
+asan_torch_dir=${REMATCH_ASAN_TORCH_BUILD_DIR:-$root/build-asan-torch}
 tsan_dir=${REMATCH_TSAN_BUILD_DIR:-$root/build-tsan}
 jobs=${REMATCH_JOBS:-2}
 fuzz_seconds=${REMATCH_FUZZ_SECONDS:-20}
@@ -46,6 +51,23 @@ failed=()
 ctest --test-dir "$asan_dir" --output-on-failure -j "$jobs" \
   -E '^(runtime-gxx|install\.)' || failed+=("ASan+UBSan tests")
 echo "sanitize: ASan+UBSan done after $((SECONDS - start)) s"
+
+echo "sanitize: ASan+UBSan build of the libtorch adapter in $asan_torch_dir"
+# Its own project: the main ASan build leaves libtorch out (the torch tests'
+# one-process-per-test discovery and the example would cost minutes), and -O1
+# with line tables compiles torch's headers faster than RelWithDebInfo.
+cmake -S "$root/tests/torch/standalone" -B "$asan_torch_dir" -G Ninja \
+  -DCMAKE_CXX_COMPILER=clang++-19 -DCMAKE_CXX_FLAGS="-O1 -g1 $sanflags" \
+  -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=address,undefined" \
+  -DREMATCH_TORCH_ALL_TESTS=ON -DREMATCH_TORCH_OPTIONAL=ON >/dev/null
+cmake --build "$asan_torch_dir" -j "$jobs"
+if [[ -x $asan_torch_dir/torch_standalone_test ]]; then
+  "$asan_torch_dir/torch_standalone_test" --gtest_brief=1 ||
+    failed+=("ASan+UBSan torch tests")
+else
+  echo "sanitize: libtorch not found, the torch tests are skipped"
+fi
+echo "sanitize: ASan+UBSan torch done after $((SECONDS - start)) s"
 
 echo "sanitize: TSan build of the runtime in $tsan_dir"
 cmake -S "$root/runtime" -B "$tsan_dir" -G Ninja -DCMAKE_CXX_COMPILER=clang++-19 \

@@ -1,42 +1,38 @@
-// rematch::torch::checkpoint: a custom autograd Function whose forward runs
-// the user's function without a graph and whose backward recomputes it through
-// a rematch Segment (RNG replay, outside-stream protection, audit) and then
-// back-propagates through the recomputation, returning the gradients of its
-// arguments to the engine that called it (torch::autograd::grad included).
+// rematch::torch::checkpoint: PyTorch's non-reentrant activation checkpoint
+// for C++. The forward runs the user's function in the caller's graph, but
+// every tensor it saves for backward is replaced by a placeholder
+// (saved-tensor hooks, saved_hooks.h) and freed. The first backward node that
+// unpacks a placeholder recomputes the function inside a rematch Segment (RNG
+// replayed, the forward's ambient state re-entered), compares what the
+// recompute saves with what the forward saved, stops once it has them all,
+// and hands each saved tensor to the node that asks for it.
 #include "rematch/torch.h"
 
-#include "rematch/fingerprint.h"
+#include "ambient.h"
+#include "audit.h"
+#include "saved_hooks.h"
+
 #include "rematch/detail/recorder.h"
 #include "rematch/segment.h"
 
 #include <ATen/CPUGeneratorImpl.h>
-#include <ATen/SequenceNumber.h>
-#include <torch/autograd.h>
 #include <torch/csrc/autograd/engine.h>
-#include <torch/csrc/autograd/functions/accumulate_grad.h>
-#include <torch/csrc/autograd/functions/basic_ops.h>
 #include <torch/csrc/autograd/graph_task.h>
-#include <torch/custom_class.h>
-#include <torch/nn/module.h>
-#include <torch/nn/modules/container/sequential.h>
+#include <torch/csrc/autograd/saved_variable.h>
 
-#include <algorithm>
 #include <cstring>
-#include <deque>
+#include <memory>
 #include <mutex>
-#include <set>
-#include <sstream>
-#include <unordered_set>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
 
 namespace rematch::torch {
 namespace {
 
-using ::torch::autograd::AutogradContext;
-using ::torch::autograd::Edge;
-using ::torch::autograd::edge_list;
-using ::torch::autograd::Node;
-using ExecInfoMap =
-    std::unordered_map<Node *, ::torch::autograd::GraphTask::ExecInfo>;
+namespace ag = ::torch::autograd;
+using rematch::detail::Repr;
 
 GeneratorState save_cpu_generator() {
   at::Generator gen = at::detail::getDefaultCPUGenerator();
@@ -59,17 +55,6 @@ void restore_cpu_generator(const GeneratorState &in) {
   gen.set_state(state);
 }
 
-std::mutex g_reports_mutex;
-std::deque<Report> g_reports;
-constexpr std::size_t kKeptReports = 1024;
-
-void keep_report(const Report &report) {
-  std::lock_guard<std::mutex> lock(g_reports_mutex);
-  g_reports.push_back(report);
-  if (g_reports.size() > kKeptReports)
-    g_reports.pop_front();
-}
-
 std::string shape_of(at::IntArrayRef sizes) {
   std::string s = "[";
   for (std::size_t i = 0; i < sizes.size(); ++i)
@@ -77,470 +62,425 @@ std::string shape_of(at::IntArrayRef sizes) {
   return s + "]";
 }
 
-struct OutputMeta {
-  bool defined = false;
+/// What PyTorch's determinism_check="default" compares of a saved tensor.
+struct Meta {
   std::vector<std::int64_t> sizes;
   at::ScalarType dtype = at::kFloat;
   at::Device device = at::kCPU;
+
+  // A nested tensor has no single shape: its dtype and device only.
+  explicit Meta(const at::Tensor &t)
+      : sizes(t.is_nested() ? std::vector<std::int64_t>() : t.sizes().vec()),
+        dtype(t.scalar_type()), device(t.device()) {}
 };
 
-OutputMeta meta_of(const at::Tensor &t) {
-  OutputMeta m;
-  m.defined = t.defined();
-  if (m.defined) {
-    m.sizes = t.sizes().vec();
-    m.dtype = t.scalar_type();
-    m.device = t.device();
+/// One tensor the forward saved for backward.
+struct Slot {
+  explicit Slot(const at::Tensor &t)
+      : meta(t), requires_grad(t.requires_grad()), version(t._version()) {}
+
+  Meta meta;
+  bool requires_grad;
+  std::int64_t version; // when the forward saved it
+  bool alive = true;    // its SavedVariable still holds the placeholder
+  at::Tensor value;     // recomputed, until its node unpacks it
+  std::int64_t value_version = 0; // when the recompute saved it
+  std::uint64_t round = 0;        // the recompute that filled `value`
+};
+
+/// One input, kept with its version before the function runs.
+struct Input {
+  // A non-leaf is saved for backward: inside another checkpoint's function
+  // that is the other checkpoint's to recompute, and nothing is held.
+  ag::SavedVariable saved;
+  // A leaf (a saved one would lose its gradient accumulator, which nothing
+  // holds yet) or an inference tensor (which cannot be saved) is held.
+  at::Tensor held;
+  std::optional<c10::VariableVersion> counter; // none for inference tensors
+  std::uint32_t version = 0;
+  bool requires_grad = false;
+  bool changed_by_fn = false;
+};
+
+/// Thrown by the recompute's hooks once every tensor the forward saved has
+/// been recomputed; not a std::exception, so that a function catching those
+/// does not swallow it.
+struct StopRecompute {};
+
+/// Everything one checkpointed call needs in backward. Owned by the
+/// placeholders of the tensors its forward saved: it lives as long as the
+/// graph needs one of them.
+class Frame : public std::enable_shared_from_this<Frame> {
+public:
+  Frame(Function fn, detail::ModuleList modules, const Options &options,
+        bool audit)
+      : fn_(std::move(fn)), modules_(std::move(modules)), options_(options),
+        audit_(audit), check_(options.determinism_check == "default"),
+        early_stop_(options.early_stop && !audit),
+        core_(options.name, {}, /*restrict=*/!options.replay_rng) {}
+
+  variable_list forward(const variable_list &inputs);
+
+  /// The forward's hooks: a tensor is being saved; returns its slot.
+  std::size_t saved(const at::Tensor &t);
+  /// The recompute's hooks: the next tensor the recompute saves.
+  void recomputed(const at::Tensor &t);
+  /// A backward node asks for slot `k`.
+  at::Tensor unpack(std::size_t k);
+  /// Slot `k`'s SavedVariable is gone (its node released its variables).
+  void release(std::size_t k) noexcept;
+
+private:
+  std::string prefix() const {
+    return "rematch::torch::checkpoint '" + options_.name + "': ";
   }
-  return m;
+  std::string slot_name(std::size_t k) const {
+    return "saved tensor " + std::to_string(k + 1) + " of " +
+           std::to_string(slots_.size());
+  }
+  variable_list run(const variable_list &inputs);
+  void recompute();
+  variable_list unpack_inputs();
+  void check(const Slot &s, const at::Tensor &t, std::size_t k) const;
+  void drop_round(std::uint64_t round) noexcept;
+
+  Function fn_;
+  detail::ModuleList modules_;
+  Options options_;
+  bool audit_;
+  bool check_;
+  bool early_stop_;
+  // Replays every registered generator (torch's CPU generator included), or
+  // none when replay_rng is off.
+  rematch::detail::SegmentCore core_;
+  detail::AmbientState ambient_;
+  std::vector<Input> inputs_;
+
+  // Backward may run on several threads over one graph; a recompute holds
+  // the lock while it runs (recursively: its own saves come back here).
+  std::recursive_mutex mutex_;
+  std::vector<Slot> slots_;
+  bool forward_done_ = false;
+  bool recomputing_ = false;
+  std::size_t next_ = 0; // the recompute's next save
+  std::uint64_t round_ = 0;
+};
+
+class PackHooks final : public ag::SavedVariableHooks {
+public:
+  explicit PackHooks(std::shared_ptr<Frame> frame) : frame_(std::move(frame)) {}
+  ~PackHooks() override {
+    if (packed_)
+      frame_->release(index_);
+  }
+  void call_pack_hook(const at::Tensor &t) override {
+    index_ = frame_->saved(t);
+    packed_ = true;
+  }
+  at::Tensor call_unpack_hook() override { return frame_->unpack(index_); }
+
+private:
+  std::shared_ptr<Frame> frame_;
+  std::size_t index_ = 0;
+  bool packed_ = false;
+};
+
+/// The recompute's own graph keeps the tensor, in case the function
+/// back-propagates through it; the frame is only told about the save.
+class RecomputeHooks final : public ag::SavedVariableHooks {
+public:
+  explicit RecomputeHooks(Frame &frame) : frame_(&frame) {}
+  void call_pack_hook(const at::Tensor &t) override {
+    own_ = t.requires_grad() ? t.detach() : t;
+    frame_->recomputed(t);
+  }
+  at::Tensor call_unpack_hook() override { return own_; }
+
+private:
+  Frame *frame_; // alive during the recompute, the only time it is used
+  at::Tensor own_;
+};
+
+class Packing final : public detail::HookFactory {
+public:
+  explicit Packing(std::shared_ptr<Frame> frame) : frame_(std::move(frame)) {}
+  std::unique_ptr<ag::SavedVariableHooks> make() override {
+    return std::make_unique<PackHooks>(frame_);
+  }
+
+private:
+  std::shared_ptr<Frame> frame_;
+};
+
+class Recomputing final : public detail::HookFactory {
+public:
+  explicit Recomputing(Frame &frame) : frame_(frame) {}
+  std::unique_ptr<ag::SavedVariableHooks> make() override {
+    return std::make_unique<RecomputeHooks>(frame_);
+  }
+
+private:
+  Frame &frame_;
+};
+
+variable_list Frame::run(const variable_list &inputs) {
+  const bool buffers = audit_ && !modules_.empty();
+  detail::BufferSnapshot before;
+  if (buffers)
+    before = detail::snapshot_buffers(modules_);
+  variable_list outs = fn_(inputs);
+  if (buffers)
+    detail::record_buffer_changes(modules_, before);
+  return outs;
 }
 
-/// Output fingerprints from tensor values: dtype, shape and bytes.
-std::uint64_t fingerprint_outputs(const variable_list &outs) {
-  std::uint64_t h = 0x70c4;
-  for (const at::Tensor &t : outs) {
-    if (!t.defined()) {
-      h = rematch::detail::mix(h, 0);
-      continue;
+variable_list Frame::forward(const variable_list &inputs) {
+  // Saved before fn runs, with their versions, as PyTorch saves them: an
+  // input fn changes in place is found in backward, not recomputed from its
+  // new value. Inside another checkpoint's function these saves are that
+  // checkpoint's (its recompute gives them back).
+  inputs_.reserve(inputs.size());
+  for (const at::Tensor &x : inputs) {
+    Input in;
+    if (x.defined()) {
+      in.requires_grad = x.requires_grad();
+      if (!x.is_inference()) {
+        in.counter = ag::impl::version_counter(x);
+        in.version = in.counter->current_version();
+      }
+      if (x.is_inference() || x.is_leaf())
+        in.held = x;
+      else
+        in.saved = ag::SavedVariable(x, /*is_output=*/false);
     }
-    h = rematch::detail::mix(h, static_cast<std::uint64_t>(t.scalar_type()));
-    for (std::int64_t s : t.sizes())
-      h = rematch::detail::mix(h, static_cast<std::uint64_t>(s));
-    at::Tensor c = t.detach().to(at::kCPU).contiguous();
-    h = rematch::detail::mix(
-        h, rematch::detail::hash_bytes(c.data_ptr(), c.nbytes()));
+    inputs_.push_back(std::move(in));
   }
-  return rematch::detail::mix(h, outs.size());
+  ambient_ = detail::AmbientState::capture();
+
+  variable_list outs;
+  {
+    rematch::detail::ForwardScope scope(core_, audit_);
+    Packing packing(shared_from_this());
+    {
+      detail::HooksScope hooks(packing);
+      outs = run(inputs);
+    }
+    if (audit_)
+      scope.result({detail::fingerprint(outs), Repr::hash});
+    scope.finish();
+  }
+  for (Input &in : inputs_)
+    in.changed_by_fn =
+        in.counter && in.counter->current_version() != in.version;
+  std::lock_guard<std::recursive_mutex> lock(mutex_);
+  forward_done_ = true;
+  return outs;
 }
 
-using BufferSnapshot = std::vector<std::pair<std::string, at::Tensor>>;
+std::size_t Frame::saved(const at::Tensor &t) {
+  std::lock_guard<std::recursive_mutex> lock(mutex_);
+  slots_.emplace_back(t);
+  const std::size_t k = slots_.size() - 1;
+  // Values of the saved tensors that require grad (activations, parameters):
+  // buffers and masks show in the result and the buffer audit, and a
+  // BatchNorm's running statistics, saved too, change in every pass.
+  if (audit_ && slots_[k].requires_grad)
+    rematch::detail::record_observe(nullptr, 0,
+                                    "saved tensor " + std::to_string(k + 1),
+                                    {detail::fingerprint(t), Repr::hash});
+  return k;
+}
 
-BufferSnapshot snapshot_buffers(const detail::ModuleList &modules) {
-  BufferSnapshot out;
-  for (const auto &[prefix, module] : modules)
-    for (const auto &item : module->named_buffers(/*recurse=*/true))
-      if (item.value().defined())
-        out.emplace_back(prefix + item.key(), item.value().detach().clone());
+void Frame::check(const Slot &s, const at::Tensor &t, std::size_t k) const {
+  const Meta now(t);
+  std::string what, a, b;
+  if (now.sizes != s.meta.sizes) {
+    what = "shape ";
+    a = shape_of(s.meta.sizes);
+    b = shape_of(now.sizes);
+  } else if (now.dtype != s.meta.dtype) {
+    what = "dtype ";
+    a = c10::toString(s.meta.dtype);
+    b = c10::toString(now.dtype);
+  } else if (now.device != s.meta.device) {
+    what = "device ";
+    a = s.meta.device.str();
+    b = now.device.str();
+  } else if (s.requires_grad && t._version() != s.version) {
+    throw RecomputeMismatch(
+        prefix() + slot_name(k) + " (" + shape_of(s.meta.sizes) +
+        ", requires grad) was modified in place since the forward saved it: "
+        "version " +
+        std::to_string(s.version) + " in the forward, " +
+        std::to_string(t._version()) +
+        " in the recompute (a parameter or input changed between the "
+        "forward and this backward, where the plain run raises PyTorch's "
+        "'modified by an inplace operation' error)");
+  } else {
+    return;
+  }
+  throw RecomputeMismatch(prefix() + slot_name(k) +
+                          " differs from the forward's: " + what + a +
+                          " in the forward, " + b + " in the recompute");
+}
+
+void Frame::recomputed(const at::Tensor &t) {
+  std::lock_guard<std::recursive_mutex> lock(mutex_);
+  const std::size_t k = next_++;
+  if (k >= slots_.size())
+    throw RecomputeMismatch(prefix() +
+                            "the recompute saved more tensors for backward "
+                            "than the forward, which saved " +
+                            std::to_string(slots_.size()));
+  Slot &s = slots_[k];
+  if (check_)
+    check(s, t, k);
+  if (audit_ && s.requires_grad)
+    rematch::detail::record_observe(nullptr, 0,
+                                    "saved tensor " + std::to_string(k + 1),
+                                    {detail::fingerprint(t), Repr::hash});
+  if (s.alive) {
+    s.value = t.requires_grad() ? t.detach() : t;
+    s.value_version = t._version();
+    s.round = round_;
+  }
+  if (early_stop_ && next_ == slots_.size())
+    throw StopRecompute{};
+}
+
+variable_list Frame::unpack_inputs() {
+  variable_list out;
+  out.reserve(inputs_.size());
+  for (std::size_t i = 0; i < inputs_.size(); ++i) {
+    Input &in = inputs_[i];
+    if (in.counter && in.counter->current_version() != in.version)
+      throw std::runtime_error(
+          prefix() + "input " + std::to_string(i) + " was modified in place " +
+          (in.changed_by_fn ? "by the checkpointed function during the "
+                              "forward"
+                            : "after the forward") +
+          " (one of the variables needed for gradient computation has been "
+          "modified by an inplace operation: it is at version " +
+          std::to_string(in.counter->current_version()) +
+          "; expected version " + std::to_string(in.version) +
+          "), so the recompute cannot start from the value the forward "
+          "started from; clone it before changing it" +
+          (in.changed_by_fn ? " inside the function" : ""));
+    at::Tensor x = in.held.defined() ? in.held : in.saved.unpack();
+    if (x.defined()) {
+      x = x.detach();
+      if (in.requires_grad)
+        x.requires_grad_(true);
+    }
+    out.push_back(std::move(x));
+  }
   return out;
 }
 
-/// Records every buffer the pass changed as a "buffer" effect: in the forward
-/// that is the expected update, in the recompute a repeated one.
-void record_buffer_changes(const detail::ModuleList &modules,
-                           const BufferSnapshot &before) {
-  std::vector<std::pair<std::string, at::Tensor>> now;
-  for (const auto &[prefix, module] : modules)
-    for (const auto &item : module->named_buffers(/*recurse=*/true))
-      now.emplace_back(prefix + item.key(), item.value());
-  for (const auto &entry : before) {
-    const std::string &name = entry.first;
-    const at::Tensor &old = entry.second;
-    auto cur = std::find_if(now.begin(), now.end(),
-                            [&](const auto &b) { return b.first == name; });
-    if (cur == now.end() || !cur->second.defined())
-      continue;
-    const at::Tensor value = cur->second.detach();
-    if (value.sizes() == old.sizes() &&
-        value.scalar_type() == old.scalar_type() && at::equal(value, old))
-      continue;
-    std::ostringstream text;
-    text << name;
-    if (value.numel() == 1 && old.numel() == 1 && !value.is_floating_point())
-      text << " " << old.item<std::int64_t>() << " -> "
-           << value.item<std::int64_t>();
-    else if (value.sizes() == old.sizes() && value.is_floating_point())
-      text << " changed (max |delta| "
-           << (value.to(at::kDouble) - old.to(at::kDouble))
-                  .abs()
-                  .max()
-                  .item<double>()
-           << ")";
-    else
-      text << " changed";
-    rematch::detail::record_effect(nullptr, 0, "buffer", text.str());
-  }
-}
-
-/// Everything one checkpointed call needs in backward; held by the autograd
-/// context.
-struct State : ::torch::CustomClassHolder {
-  State(Function f, detail::ModuleList m, const Options &o, bool a)
-      : fn(std::move(f)), modules(std::move(m)), options(o), audit(a),
-        core(o.name, {}, /*restrict=*/!o.replay_rng) {}
-
-  Function fn;
-  detail::ModuleList modules;
-  Options options;
-  bool audit;
-  // Replays every registered generator (torch's CPU generator included), or
-  // none when replay_rng is off.
-  rematch::detail::SegmentCore core;
-  std::size_t num_inputs = 0;
-  // The node's arguments after the inputs: the tensors requiring grad that
-  // fn used without receiving them (captured parameters, tensors of the outer
-  // graph), found in the forward.
-  variable_list extras;
-  // The forward's outputs, computed before the node exists, detached.
-  variable_list pending;
-  std::vector<bool> input_requires_grad;
-  std::vector<OutputMeta> meta;
-
-  std::size_t num_args() const { return num_inputs + extras.size(); }
-
-  variable_list run(const variable_list &inputs) {
-    const bool buffers = audit && !modules.empty();
-    BufferSnapshot before;
-    if (buffers)
-      before = snapshot_buffers(modules);
-    variable_list outs = fn(inputs);
-    if (buffers)
-      record_buffer_changes(modules, before);
-    return outs;
-  }
-
-  std::string prefix() const {
-    return "rematch::torch::checkpoint '" + options.name + "': ";
-  }
-
-  /// determinism_check="default": number, shape, dtype and device.
-  void check(const variable_list &outs) const {
-    if (outs.size() != meta.size())
-      throw RecomputeMismatch(
-          prefix() + "the forward returned " + std::to_string(meta.size()) +
-          " outputs, the recompute " + std::to_string(outs.size()));
-    for (std::size_t i = 0; i < outs.size(); ++i) {
-      const OutputMeta now = meta_of(outs[i]);
-      const OutputMeta &was = meta[i];
-      std::string what, a, b;
-      if (now.defined != was.defined) {
-        what = "definedness";
-        a = was.defined ? "defined" : "undefined";
-        b = now.defined ? "defined" : "undefined";
-      } else if (!now.defined) {
-        continue;
-      } else if (now.sizes != was.sizes) {
-        what = "shape";
-        a = shape_of(was.sizes);
-        b = shape_of(now.sizes);
-      } else if (now.dtype != was.dtype) {
-        what = "dtype";
-        a = c10::toString(was.dtype);
-        b = c10::toString(now.dtype);
-      } else if (now.device != was.device) {
-        what = "device";
-        a = was.device.str();
-        b = now.device.str();
-      } else {
-        continue;
-      }
-      throw RecomputeMismatch(prefix() + "recomputed output " +
-                              std::to_string(i) +
-                              " differs from the forward: " + what + " " + a +
-                              " in the forward, " + b + " in the recompute");
-    }
-  }
-};
-
-// --- What fn uses, and back-propagation through the recompute ---------------
-//
-// A graph built by fn from (detached) inputs ends in edges of two kinds: the
-// inputs' own, and "strays": tensors fn used without receiving them
-// (parameters a lambda or a module captured, tensors of the outer graph).
-// The forward records fn's graph once to find the strays and makes them
-// arguments of the checkpoint node ("extras"): the engine then asks the node
-// for their gradients like for any argument, torch::autograd::grad and
-// backward(inputs) included, and the node returns them instead of
-// accumulating them itself.
-//
-// The recompute can still use a tensor the forward did not (control flow
-// that differs between the passes). The engine's request decides what such a
-// stray gets: a plain backward() (the graph task's exec_info is empty) wants
-// every gradient, so it is accumulated by a second engine pass, as the outer
-// backward would have done; torch::autograd::grad and backward(inputs) want
-// only some: a stray they do not want gets nothing, one they want is an
-// error, since its gradient has no way back to them.
-
-using EdgeKey = std::pair<const Node *, std::uint32_t>;
-EdgeKey key_of(const Edge &e) { return {e.function.get(), e.input_nr}; }
-
-// The request of the outermost engine call on this thread, kept while a
-// checkpoint back-propagates through its recompute, so that checkpoints
-// nested in it judge strays by what the user asked for, not by what the
-// enclosing checkpoint's inner engine call asks for.
-struct Request {
-  bool active = false;
-  const ExecInfoMap *info = nullptr;
-};
-thread_local Request t_request;
-
-class RequestScope {
-public:
-  explicit RequestScope(const ExecInfoMap *info) : saved_(t_request) {
-    if (!t_request.active)
-      t_request = {true, info};
-  }
-  ~RequestScope() { t_request = saved_; }
-  RequestScope(const RequestScope &) = delete;
-  RequestScope &operator=(const RequestScope &) = delete;
-
-private:
-  Request saved_;
-};
-
-bool is_leaf_node(const Node *n) {
-  return dynamic_cast<const ::torch::autograd::AccumulateGrad *>(n) != nullptr;
-}
-
-/// The edges leaving fn's graph that are not arguments. Nodes of fn's graph
-/// are those created on this thread while fn ran (sequence numbers in
-/// [begin, end)) that the current graph task, if any, does not know.
-edge_list find_strays(const edge_list &roots, const std::set<EdgeKey> &args,
-                      std::uint64_t begin, std::uint64_t end) {
-  const std::unordered_set<Node *> *outer =
-      ::torch::autograd::get_current_graph_task_nodes_in_graph();
-  auto inside = [&](Node *n) {
-    const std::uint64_t nr = n->sequence_nr();
-    return nr >= begin && nr < end && !is_leaf_node(n) &&
-           !(outer && outer->count(n));
-  };
-  edge_list strays;
-  std::set<EdgeKey> seen;
-  std::unordered_set<Node *> visited;
-  std::vector<Node *> stack;
-  auto visit = [&](const Edge &e) {
-    if (!e.is_valid() || args.count(key_of(e)))
-      return;
-    Node *n = e.function.get();
-    if (inside(n)) {
-      if (visited.insert(n).second)
-        stack.push_back(n);
-    } else if (seen.insert(key_of(e)).second) {
-      strays.push_back(e);
-    }
-  };
-  for (const Edge &e : roots)
-    visit(e);
-  while (!stack.empty()) {
-    Node *n = stack.back();
-    stack.pop_back();
-    for (const Edge &e : n->next_edges())
-      visit(e);
-  }
-  return strays;
-}
-
-/// Whether the request executes anything at or behind this edge.
-bool wanted(const Edge &e, const ExecInfoMap &info) {
-  std::unordered_set<Node *> visited;
-  std::vector<Node *> stack{e.function.get()};
-  while (!stack.empty()) {
-    Node *n = stack.back();
-    stack.pop_back();
-    if (!visited.insert(n).second)
-      continue;
-    auto it = info.find(n);
-    if (it != info.end() && it->second.should_execute())
-      return true;
-    for (const Edge &next : n->next_edges())
-      if (next.is_valid())
-        stack.push_back(next.function.get());
-  }
-  return false;
-}
-
-/// Whether the request asks for a tensor that had no place in any graph when
-/// it was made: torch::autograd::grad and backward(inputs) stand an Identity
-/// node in for a leaf without a gradient accumulator. A leaf that only the
-/// recompute uses is such a tensor (its accumulator is made by the
-/// recompute), so a stray leaf with such a request is taken as asked for.
-bool asks_for_unreachable(const ExecInfoMap &info) {
-  for (const auto &entry : info)
-    if (entry.second.should_execute() && entry.first->next_edges().empty() &&
-        dynamic_cast<const ::torch::autograd::Identity *>(entry.first))
-      return true;
-  return false;
-}
-
-std::string describe(const Edge &e) {
-  if (auto *acc = dynamic_cast<const ::torch::autograd::AccumulateGrad *>(
-          e.function.get()))
-    return "a leaf tensor of shape " + shape_of(acc->variable.sizes()) +
-           " (a parameter the function captured?)";
-  return "a tensor computed outside the function (by " + e.function->name() +
-         ")";
-}
-
-variable_list backprop(AutogradContext *ctx, const State &s,
-                       const variable_list &inputs, const variable_list &outs,
-                       const variable_list &grads, std::uint64_t seq_begin,
-                       std::uint64_t seq_end) {
-  namespace ag = ::torch::autograd;
-  variable_list result(1 + s.num_args()); // the state argument first
-  edge_list roots;
-  variable_list root_grads;
-  for (std::size_t i = 0; i < outs.size() && i < grads.size(); ++i)
-    if (outs[i].defined() && outs[i].requires_grad() && grads[i].defined()) {
-      roots.push_back(ag::impl::gradient_edge(outs[i]));
-      root_grads.push_back(grads[i]);
-    }
-  if (roots.empty())
-    return result;
-
-  edge_list args(s.num_args());
-  for (std::size_t i = 0; i < s.num_inputs; ++i)
-    if (inputs[i].defined() && inputs[i].requires_grad())
-      args[i] = ag::impl::gradient_edge(inputs[i]);
-  for (std::size_t j = 0; j < s.extras.size(); ++j)
-    args[s.num_inputs + j] = ag::impl::gradient_edge(s.extras[j]);
-  std::set<EdgeKey> arg_keys;
-  for (const Edge &e : args)
-    if (e.is_valid())
-      arg_keys.insert(key_of(e));
-  const edge_list strays = find_strays(roots, arg_keys, seq_begin, seq_end);
-
-  const ExecInfoMap *request = t_request.active
-                                   ? t_request.info
-                                   : ag::get_current_graph_task_exec_info();
-  const bool everything = !request || request->empty();
-  if (!everything)
-    for (const Edge &e : strays)
-      if (wanted(e, *request) ||
-          (is_leaf_node(e.function.get()) && asks_for_unreachable(*request)))
-        throw GradientNotReachable(
-            s.prefix() +
-            "torch::autograd::grad (or backward with `inputs`) asks for a "
-            "gradient through " +
-            describe(e) +
-            ", which the recompute used but the forward did not, so the "
-            "checkpoint cannot return that gradient (its autograd node was "
-            "built in the forward, from the tensors the forward used). Make "
-            "the function use the same tensors in both passes, or pass this "
-            "one in the inputs");
-
-  edge_list outputs;
-  std::vector<std::size_t> slot; // result index of each argument output
-  for (std::size_t i = 0; i < args.size(); ++i)
-    if (args[i].is_valid() && ctx->needs_input_grad(i)) {
-      outputs.push_back(args[i]);
-      slot.push_back(1 + i);
-    }
-  const std::size_t num_arg_outputs = outputs.size();
-  if (everything)
-    outputs.insert(outputs.end(), strays.begin(), strays.end());
-  if (outputs.empty())
-    return result;
-
-  variable_list captured;
-  {
-    RequestScope scope(request);
-    captured = ag::Engine::get_default_engine().execute(
-        roots, root_grads, /*keep_graph=*/false, /*create_graph=*/false,
-        /*accumulate_grad=*/false, outputs);
-  }
-  for (std::size_t k = 0; k < num_arg_outputs; ++k)
-    result[slot[k]] = captured[k];
-
-  // A plain backward: strays get their gradients as if fn had run in the
-  // outer graph (accumulated into captured parameters, or continued into the
-  // outer history of a captured tensor).
-  edge_list stray_roots;
-  variable_list stray_grads;
-  for (std::size_t k = num_arg_outputs; k < captured.size(); ++k)
-    if (captured[k].defined()) {
-      stray_roots.push_back(outputs[k]);
-      stray_grads.push_back(captured[k]);
-    }
-  if (!stray_roots.empty())
-    ag::Engine::get_default_engine().execute(
-        stray_roots, stray_grads, ag::get_current_graph_task_keep_graph(),
-        /*create_graph=*/false, /*accumulate_grad=*/true);
-  return result;
-}
-
-struct CheckpointFunction : ::torch::autograd::Function<CheckpointFunction> {
-  static variable_list forward(AutogradContext *ctx,
-                               c10::intrusive_ptr<State> state,
-                               at::TensorList args) {
-    State &s = *state;
-    variable_list inputs(args.begin(), args.begin() + s.num_inputs);
-    ctx->save_for_backward(inputs);
-    ctx->saved_data["state"] = c10::IValue::make_capsule(state);
-    // Outputs that do not reach the loss get no gradient: no zeros to
-    // allocate and back-propagate.
-    ctx->set_materialize_grads(false);
-    // fn already ran (detail::checkpoint): the node's arguments had to be
-    // known before the node was made.
-    variable_list outs = std::move(s.pending);
-    s.pending.clear();
-    for (const at::Tensor &t : outs)
-      if (t.defined() && !t.is_floating_point() && !t.is_complex())
-        ctx->mark_non_differentiable({t});
-    return outs;
-  }
-
-  static variable_list backward(AutogradContext *ctx, variable_list grads) {
-    auto state = c10::static_intrusive_pointer_cast<State>(
-        ctx->saved_data["state"].toCapsule());
-    State &s = *state;
-    // The engine runs backward with grad mode on only for create_graph.
-    if (at::GradMode::is_enabled())
-      throw GradientNotReachable(
-          s.prefix() +
-          "create_graph=true (double backward) is not supported through a "
-          "checkpoint: its gradients are computed from a recompute that is "
-          "not part of the graph being built. Run this part without "
-          "rematch::torch::checkpoint");
-    const variable_list saved = ctx->get_saved_variables();
-    variable_list inputs;
-    inputs.reserve(saved.size());
-    for (std::size_t i = 0; i < saved.size(); ++i) {
-      at::Tensor x = saved[i].detach();
-      if (s.input_requires_grad[i])
-        x.requires_grad_(true);
-      inputs.push_back(std::move(x));
-    }
-
+void Frame::recompute() {
+  // The inputs first: a nested checkpoint's inputs are tensors its parent
+  // saved, and unpacking them recomputes the parent, before this pass.
+  const variable_list in = unpack_inputs();
+  detail::AmbientScope ambient(ambient_);
+  Recomputing recomputing(*this);
+  next_ = 0;
+  ++round_;
+  recomputing_ = true;
+  struct Done {
+    bool &flag;
+    ~Done() { flag = false; }
+  } done{recomputing_};
+  try {
+    rematch::detail::RecomputeScope scope(core_, audit_);
     variable_list outs;
-    std::uint64_t seq_begin = 0, seq_end = 0;
+    bool stopped = false;
     try {
-      rematch::detail::RecomputeScope scope(s.core, s.audit);
-      {
-        at::AutoGradMode enable_grad(true);
-        seq_begin = at::sequence_number::peek();
-        outs = s.run(inputs);
-        seq_end = at::sequence_number::peek();
-      }
-      s.check(outs);
-      if (s.audit)
-        scope.result({fingerprint_outputs(outs), rematch::detail::Repr::hash});
-      scope.finish(); // restores the outside RNG state, applies the policy
-    } catch (const DivergenceError &e) {
-      keep_report(e.report());
-      throw;
+      detail::HooksScope hooks(recomputing);
+      outs = run(in);
+    } catch (const StopRecompute &) {
+      stopped = true;
     }
-    if (s.audit)
-      keep_report(s.core.report());
-    return backprop(ctx, s, inputs, outs, grads, seq_begin, seq_end);
+    if (!stopped && next_ < slots_.size())
+      throw RecomputeMismatch(
+          prefix() + "the forward saved " + std::to_string(slots_.size()) +
+          " tensors for backward, the recompute " + std::to_string(next_));
+    if (audit_)
+      scope.result({detail::fingerprint(outs), Repr::hash});
+    scope.finish(); // restores the outside RNG state, applies the policy
+  } catch (const DivergenceError &e) {
+    detail::keep_report(e.report());
+    drop_round(round_);
+    throw;
+  } catch (...) {
+    drop_round(round_);
+    throw;
   }
-};
+  if (audit_)
+    detail::keep_report(core_.report());
+}
+
+at::Tensor Frame::unpack(std::size_t k) {
+  std::unique_lock<std::recursive_mutex> lock(mutex_);
+  if (!forward_done_ || recomputing_)
+    throw std::logic_error(
+        prefix() + "a backward inside the checkpointed function reached a "
+                   "tensor the function saved for backward, which is not "
+                   "supported: run that backward outside the checkpoint");
+  bool ran = false;
+  if (!slots_[k].value.defined()) {
+    recompute();
+    ran = true;
+  }
+  Slot &s = slots_[k];
+  at::Tensor v = std::move(s.value);
+  s.value = at::Tensor();
+  const std::uint64_t round = round_;
+  if (!v.defined())
+    throw RecomputeMismatch(prefix() + slot_name(k) + " was not recomputed");
+  if (v._version() != s.value_version)
+    throw std::runtime_error(
+        prefix() +
+        "one of the variables needed for gradient computation has "
+        "been modified by an inplace operation: " +
+        slot_name(k) + " (" + shape_of(s.meta.sizes) + ") is at version " +
+        std::to_string(v._version()) + "; expected version " +
+        std::to_string(s.value_version) +
+        " (the function changes it in place after saving it, which the "
+        "plain run refuses too)");
+  lock.unlock();
+  // What this recompute filled and this backward does not take is freed when
+  // the backward ends, as PyTorch drops recomputed tensors per backward.
+  if (ran && ag::get_current_graph_task_exec_info() != nullptr)
+    ag::Engine::get_default_engine().queue_callback(
+        [frame = weak_from_this(), round] {
+          if (auto f = frame.lock())
+            f->drop_round(round);
+        });
+  return v;
+}
+
+void Frame::release(std::size_t k) noexcept {
+  std::lock_guard<std::recursive_mutex> lock(mutex_);
+  slots_[k].alive = false;
+  slots_[k].value = at::Tensor();
+}
+
+void Frame::drop_round(std::uint64_t round) noexcept {
+  std::lock_guard<std::recursive_mutex> lock(mutex_);
+  for (Slot &s : slots_)
+    if (s.round == round)
+      s.value = at::Tensor();
+}
 
 } // namespace
 
 GeneratorId default_cpu_generator() {
   // Registered once for the life of the process (the handle is never
-  // destroyed, so there is no exit-time ordering with the registry).
-  static const GeneratorId id =
-      (new GeneratorHandle(register_generator("torch.cpu", save_cpu_generator,
-                                              restore_cpu_generator)))
-          ->id();
-  return id;
-}
-
-std::vector<Report> take_reports() {
-  std::lock_guard<std::mutex> lock(g_reports_mutex);
-  std::vector<Report> out(g_reports.begin(), g_reports.end());
-  g_reports.clear();
-  return out;
+  // destroyed, so there is no exit-time ordering with the registry; the
+  // static keeps it reachable).
+  static GeneratorHandle *const handle = new GeneratorHandle(register_generator(
+      "torch.cpu", save_cpu_generator, restore_cpu_generator));
+  return handle->id();
 }
 
 namespace detail {
@@ -556,130 +496,20 @@ variable_list checkpoint(const Function &fn, const variable_list &inputs,
                          bool audit) {
   if (!fn)
     throw std::invalid_argument("rematch::torch::checkpoint: empty function");
+  if (options.determinism_check != "default" &&
+      options.determinism_check != "none")
+    throw std::invalid_argument(
+        "rematch::torch::checkpoint '" + options.name +
+        "': determinism_check must be \"default\" or \"none\"; got \"" +
+        options.determinism_check + "\"");
   // Without gradients there is nothing to drop and nothing to recompute.
   if (!at::GradMode::is_enabled())
     return fn(inputs);
+  require_saved_tensor_hooks("rematch::torch::checkpoint");
   if (options.replay_rng)
     (void)default_cpu_generator();
-
-  auto state = c10::make_intrusive<State>(fn, modules, options, audit);
-  State &s = *state;
-  s.num_inputs = inputs.size();
-  bool any_requires_grad = false;
-  variable_list detached;
-  detached.reserve(inputs.size());
-  for (const at::Tensor &x : inputs) {
-    const bool r = x.defined() && x.requires_grad();
-    s.input_requires_grad.push_back(r);
-    any_requires_grad |= r;
-    detached.push_back(x.defined() ? x.detach().requires_grad_(r) : x);
-  }
-
-  // The forward, with autograd recording on, as the recompute will run: its
-  // graph shows which tensors fn uses besides its inputs. The graph is
-  // dropped when this function returns; until then it keeps this segment's
-  // activations, which the recompute will hold again in backward.
-  variable_list outs;
-  std::uint64_t begin = 0, end = 0;
-  {
-    rematch::detail::ForwardScope scope(s.core, s.audit);
-    begin = at::sequence_number::peek();
-    outs = s.run(detached);
-    end = at::sequence_number::peek();
-    if (s.audit)
-      scope.result({fingerprint_outputs(outs), rematch::detail::Repr::hash});
-    scope.finish();
-  }
-  edge_list roots;
-  for (const at::Tensor &t : outs)
-    if (t.defined() && t.requires_grad())
-      roots.push_back(::torch::autograd::impl::gradient_edge(t));
-  std::set<EdgeKey> input_edges;
-  for (const at::Tensor &x : detached)
-    if (x.defined() && x.requires_grad())
-      input_edges.insert(key_of(::torch::autograd::impl::gradient_edge(x)));
-  for (const Edge &e : find_strays(roots, input_edges, begin, end)) {
-    if (auto *acc = dynamic_cast<const ::torch::autograd::AccumulateGrad *>(
-            e.function.get())) {
-      s.extras.push_back(acc->variable); // a leaf: a parameter
-    } else {
-      // A tensor of the outer graph: an argument standing for its edge.
-      at::Tensor alias = at::empty({0});
-      ::torch::autograd::impl::set_gradient_edge(alias, e);
-      s.extras.push_back(alias);
-    }
-  }
-  for (const at::Tensor &t : outs)
-    s.meta.push_back(meta_of(t));
-  // Nothing requires grad: neither would the plain run's outputs.
-  if (!any_requires_grad && s.extras.empty())
-    return outs;
-  for (const at::Tensor &t : outs)
-    s.pending.push_back(t.defined() ? t.detach() : t);
-  outs.clear(); // drops fn's graph
-
-  variable_list args = inputs;
-  args.insert(args.end(), s.extras.begin(), s.extras.end());
-  return CheckpointFunction::apply(state, at::TensorList(args));
-}
-
-at::Tensor checkpoint_sequential(std::vector<Stage> stages, int segments,
-                                 const at::Tensor &input,
-                                 const Options &options, bool audit) {
-  const std::size_t n = stages.size();
-  if (segments < 1 || static_cast<std::size_t>(segments) > n)
-    throw std::invalid_argument(
-        "rematch::torch::checkpoint_sequential: segments must be between 1 "
-        "and the number of modules, " +
-        std::to_string(n) + "; got " + std::to_string(segments));
-  auto all = std::make_shared<const std::vector<Stage>>(std::move(stages));
-  const std::string base =
-      options.name == Options().name ? "checkpoint_sequential" : options.name;
-  // PyTorch's rule (torch/utils/checkpoint.py): segments - 1 checkpointed
-  // segments of n / segments modules; the rest runs plainly.
-  const std::size_t size = n / static_cast<std::size_t>(segments);
-  at::Tensor x = input;
-  std::size_t end = 0;
-  for (std::size_t start = 0; start < size * (segments - 1); start += size) {
-    end = start + size;
-    ModuleList modules;
-    for (std::size_t k = start; k < end; ++k)
-      if ((*all)[k].module)
-        modules.emplace_back((*all)[k].name + ".", (*all)[k].module);
-    Options o = options;
-    o.name = base + " modules " + std::to_string(start) + "-" +
-             std::to_string(end - 1);
-    Function fn = [all, start, end](const variable_list &in) -> variable_list {
-      at::Tensor h = in[0];
-      for (std::size_t k = start; k < end; ++k)
-        h = (*all)[k].fn(h);
-      return {h};
-    };
-    x = checkpoint(fn, {x}, modules, o, audit)[0];
-  }
-  for (std::size_t k = end; k < n; ++k)
-    x = (*all)[k].fn(x);
-  return x;
-}
-
-at::Tensor checkpoint_sequential(::torch::nn::Sequential &seq, int segments,
-                                 const at::Tensor &input,
-                                 const Options &options, bool audit) {
-  const auto names = seq->named_children();
-  std::vector<Stage> stages;
-  std::size_t i = 0;
-  for (const ::torch::nn::AnyModule &m : *seq) {
-    Stage s;
-    s.name = i < names.size() ? names[i].key() : std::to_string(i);
-    s.module = m.ptr().get();
-    s.fn = [any = ::torch::nn::AnyModule(m)](const at::Tensor &x) mutable {
-      return any.forward(x);
-    };
-    stages.push_back(std::move(s));
-    ++i;
-  }
-  return checkpoint_sequential(std::move(stages), segments, input, options,
-                               audit);
+  auto frame = std::make_shared<Frame>(fn, modules, options, audit);
+  return frame->forward(inputs);
 }
 
 } // namespace detail

@@ -55,7 +55,9 @@ struct MutableTwice { // a functor whose call operator is not const
   int calls = 0;
   variable_list operator()(const variable_list &in) {
     ++calls;
-    return {in[0] * 2};
+    // By a tensor of twos, which the product saves for backward: backward
+    // recomputes it (in[0] * 2 saves nothing, and nothing is recomputed).
+    return {in[0] * torch::full_like(in[0], 2)};
   }
 };
 
@@ -127,13 +129,8 @@ using Captureless = decltype(captureless);
 // --- Run tests
 // ----------------------------------------------------------------
 
-class Callables : public ::testing::Test {
+class Callables : public rematch_test::CleanSlate {
 protected:
-  void SetUp() override {
-    rematch::set_policy(rematch::Policy::off);
-    (void)rt::take_reports();
-  }
-
   /// Checkpoints `fn` (x -> 2x, or what it computes) on a fresh input that
   /// requires grad and returns the input's gradient of sum(out).
   template <class F> torch::Tensor input_grad(F &&fn) {

@@ -18,13 +18,7 @@ namespace rt = rematch::torch;
 using rematch_test::copy_state;
 using rematch_test::cpu_rng_state;
 
-class Sequential : public ::testing::Test {
-protected:
-  void SetUp() override {
-    rematch::set_policy(rematch::Policy::off);
-    (void)rt::take_reports();
-  }
-};
+class Sequential : public rematch_test::CleanSlate {};
 
 /// Counts its forward calls: a checkpointed module runs twice per step (the
 /// forward and the recompute), one outside the checkpoints once.

@@ -2,13 +2,29 @@
 #ifndef REMATCH_TESTS_TORCH_TEST_UTIL_H
 #define REMATCH_TESTS_TORCH_TEST_UTIL_H
 
+#include "rematch/rematch.h"
+#include "rematch/torch.h"
+
+#include <gtest/gtest.h>
 #include <torch/torch.h>
 
 #include <cstring>
+#include <exception>
+#include <functional>
 #include <mutex>
+#include <string>
 #include <vector>
 
 namespace rematch_test {
+
+/// A torch test that starts with the policy off and no kept reports.
+class CleanSlate : public ::testing::Test {
+protected:
+  void SetUp() override {
+    rematch::set_policy(rematch::Policy::off);
+    (void)rematch::torch::take_reports();
+  }
+};
 
 /// Copies parameters and buffers by name: two modules built alike then
 /// compute the same thing.
@@ -30,6 +46,16 @@ inline std::vector<unsigned char> cpu_rng_state() {
   std::vector<unsigned char> out(s.nbytes());
   std::memcpy(out.data(), s.data_ptr(), out.size());
   return out;
+}
+
+/// What `f` throws, or "(no exception)".
+inline std::string message_of(const std::function<void()> &f) {
+  try {
+    f();
+  } catch (const std::exception &e) {
+    return e.what();
+  }
+  return "(no exception)";
 }
 
 } // namespace rematch_test

@@ -1,13 +1,16 @@
 // rematch::torch: activation checkpointing for the PyTorch C++ API, built on
 // the rematch runtime. See docs/torch.md.
 //
-// checkpoint() runs a function without keeping its activations and recomputes
-// it in backward with the RNG replayed: the default CPU generator and every
-// generator registered with the runtime restart from their state before the
-// original forward, and the outside stream continues afterwards as if the
-// recompute had not happened (also when the recompute throws). In audit mode
-// (REMATCH_AUDIT=1, or Options::audit) both passes are recorded through a
-// rematch::Segment and compared.
+// checkpoint() is PyTorch's non-reentrant checkpoint: it runs a function in
+// the caller's graph without keeping the tensors the function saves for
+// backward; the first backward node that needs one recomputes the function,
+// with the RNG replayed (the default CPU generator and every generator
+// registered with the runtime restart from their state before the original
+// forward, and the outside stream continues afterwards as if the recompute had
+// not happened, also when it throws) and the forward's autocast state, checks
+// that the recompute saves the same tensors, and stops once it has them. In
+// audit mode (REMATCH_AUDIT=1, or Options::audit) both passes are recorded
+// through a rematch::Segment and compared, values included.
 //
 // checkpoint_sequential() checkpoints a torch::nn::Sequential or a list of
 // modules or functions in segments, with PyTorch's segmenting rule.
@@ -52,21 +55,26 @@ struct Options {
   /// Audit this call (record both passes, snapshot module buffers) whatever
   /// the translation unit's REMATCH_AUDIT; unset follows REMATCH_AUDIT.
   std::optional<bool> audit;
+  /// PyTorch's determinism_check. "default": every tensor the recompute saves
+  /// for backward must have the shape, dtype and device of the one the
+  /// forward saved in its place (and, if it requires grad, its version: a
+  /// tensor changed in place in between is PyTorch's version error, as in
+  /// the plain run). "none": only their number is compared. Audit mode also
+  /// compares their values.
+  std::string determinism_check = "default";
+  /// PyTorch's early_stop: the recompute stops as soon as every tensor the
+  /// forward saved has been recomputed, so the tail of the function does not
+  /// run again. Audit mode always runs the whole recompute, to compare its
+  /// result and effects with the forward's.
+  bool early_stop = true;
 };
 
-/// Thrown from backward when the recomputed outputs differ from the forward's
-/// in number, shape, dtype or device (PyTorch's determinism_check="default").
+/// Thrown from backward when the recompute does not save what the forward
+/// saved for backward: another number of tensors, or (determinism_check
+/// "default") a tensor of another shape, dtype or device, or one requiring
+/// grad that was changed in place since the forward (PyTorch's
+/// CheckpointError). The message names the checkpoint and the tensor.
 class RecomputeMismatch : public std::runtime_error {
-public:
-  using std::runtime_error::runtime_error;
-};
-
-/// Thrown from backward when the engine asks a checkpoint for a gradient it
-/// cannot return: create_graph (double backward), or torch::autograd::grad
-/// (or backward with `inputs`) wanting the gradient of a tensor the recompute
-/// used but the forward did not. The message names the checkpoint and the
-/// remedy.
-class GradientNotReachable : public std::runtime_error {
 public:
   using std::runtime_error::runtime_error;
 };
@@ -227,13 +235,14 @@ template <class T> Stage stage_of(const T &f, std::size_t index) {
 // Segment does: audit and plain translation units call different symbols.
 inline namespace REMATCH_MODE_NS {
 
-/// Runs `fn(inputs)` without keeping its activations; backward recomputes it
-/// with gradients enabled and back-propagates through the recomputation.
-/// Gradients reach `inputs` that require grad and every tensor `fn` uses
-/// (a module's parameters captured by the lambda), through backward(),
-/// backward with `inputs` and torch::autograd::grad alike: the forward
-/// records which tensors `fn` uses and makes them arguments of the
-/// checkpoint's autograd node (see docs/torch.md).
+/// Runs `fn(inputs)` in the caller's graph without keeping the tensors it
+/// saves for backward; backward recomputes them (see the top of this file).
+/// The outputs are `fn`'s own, as in the plain run (requires_grad, undefined
+/// outputs, views); gradients reach `inputs` and every tensor `fn` uses,
+/// through backward(), backward with `inputs`, torch::autograd::grad and
+/// create_graph alike. `fn` is copied into the graph: state it captures by
+/// value is kept with the checkpoint, as PyTorch keeps non-tensor arguments;
+/// state captured by reference must not change before the backward.
 ///
 /// `fn` is anything a Function is constructible from (a lambda with or
 /// without captures, a function or function pointer, a functor, a Function).

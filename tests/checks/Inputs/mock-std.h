@@ -612,7 +612,7 @@ public:
 
 // Algorithms that draw from the engine they are given.
 template <class RandomIt, class URBG>
-void shuffle(RandomIt first, RandomIt last, URBG &&g) {}
+void shuffle(RandomIt __first, RandomIt __last, URBG &&g) {}
 template <class PopulationIt, class SampleIt, class Distance, class URBG>
 SampleIt sample(PopulationIt first, PopulationIt last, SampleIt out,
                 Distance n, URBG &&g) {
@@ -686,10 +686,10 @@ template <class It> It next(It it, long n = 1) { return it; }
 template <class C> auto begin(C &c) -> decltype(c.begin()) {
   return c.begin();
 }
-// The algorithms, their output parameter named as libstdc++ names it.
-template <class It, class T> void fill(It first, It last, const T &v) {}
-template <class It, class N, class T> It fill_n(It first, N n, const T &v) {
-  return first;
+// The algorithms, their parameters named as libstdc++ names them.
+template <class It, class T> void fill(It __first, It __last, const T &v) {}
+template <class It, class N, class T> It fill_n(It __first, N n, const T &v) {
+  return __first;
 }
 template <class In, class Out> Out copy(In __first, In __last, Out __result) {
   return __result;
@@ -698,9 +698,9 @@ template <class In, class Out, class Op>
 Out transform(In __first, In __last, Out __result, Op __op) {
   return __result;
 }
-template <class It, class T> void iota(It first, It last, T v) {}
-template <class It> void sort(It first, It last) {}
-template <class It> void reverse(It first, It last) {}
+template <class It, class T> void iota(It __first, It __last, T v) {}
+template <class It> void sort(It __first, It __last) {}
+template <class It> void reverse(It __first, It __last) {}
 template <class T> void swap(T &a, T &b) {}
 template <class In, class T> T accumulate(In first, In last, T init) {
   return init;

@@ -214,35 +214,14 @@ llvm::Expected<SummaryEffect> readEffect(Reader &R, const sj::Value &V) {
   if (!Var)
     return Var.takeError();
   E.VarUsr = *Var;
-  // Written only when set: most effects come from no model.
+  // Written only when set: most effects come from no model and go through
+  // no alias.
   for (auto [Key, Field] :
        {std::pair<const char *, std::string *>{"rng_source", &E.RngSource},
         {"rng_source_text", &E.RngSourceText},
         {"draws", &E.Draws},
-        {"may", &E.May}}) {
-    if (!(*O)->get(Key))
-      continue;
-    auto V = R.string(**O, Key);
-    if (!V)
-      return V.takeError();
-    *Field = *V;
-  }
-  if (const sj::Value *M = (*O)->get("mutated_at")) {
-    auto Loc = R.location(*M);
-    if (!Loc)
-      return Loc.takeError();
-    if (!Loc->Line) // line 0 means none, which is not written
-      return R.error("'mutated_at' has line 0");
-    E.MutatedAt = *Loc;
-  }
-  if ((*O)->get("mutated_slot")) {
-    auto Slot = R.integer(**O, "mutated_slot", 1, 0xffff);
-    if (!Slot)
-      return Slot.takeError();
-    E.MutatedSlot = *Slot;
-  }
-  for (auto [Key, Field] :
-       {std::pair<const char *, std::string *>{"via", &E.Via},
+        {"may", &E.May},
+        {"via", &E.Via},
         {"via_call", &E.ViaCall}}) {
     if (!(*O)->get(Key))
       continue;
@@ -251,13 +230,24 @@ llvm::Expected<SummaryEffect> readEffect(Reader &R, const sj::Value &V) {
       return V.takeError();
     *Field = *V;
   }
-  if (const sj::Value *A = (*O)->get("alias_at")) {
-    auto Loc = R.location(*A);
+  for (auto [Key, Field] :
+       {std::pair<const char *, PlainLocation *>{"mutated_at", &E.MutatedAt},
+        {"alias_at", &E.AliasAt}}) {
+    const sj::Value *L = (*O)->get(Key);
+    if (!L)
+      continue;
+    auto Loc = R.location(*L);
     if (!Loc)
       return Loc.takeError();
-    if (!Loc->Line)
-      return R.error("'alias_at' has line 0");
-    E.AliasAt = *Loc;
+    if (!Loc->Line) // line 0 means none, which is not written
+      return R.error("'" + llvm::Twine(Key) + "' has line 0");
+    *Field = *Loc;
+  }
+  if ((*O)->get("mutated_slot")) {
+    auto Slot = R.integer(**O, "mutated_slot", 1, 0xffff);
+    if (!Slot)
+      return Slot.takeError();
+    E.MutatedSlot = *Slot;
   }
   if ((*O)->get("returned_read")) {
     std::optional<bool> B = (*O)->getBoolean("returned_read");
@@ -396,21 +386,21 @@ llvm::json::Value effectJson(const SummaryEffect &E) {
                                                      &E.RngSource},
         {"rng_source_text", &E.RngSourceText},
         {"draws", &E.Draws},
-        {"may", &E.May}})
+        {"may", &E.May},
+        {"via", &E.Via},
+        {"via_call", &E.ViaCall}})
     if (!Value->empty())
       Effect[Key] = *Value;
-  if (E.MutatedAt.Line)
-    Effect["mutated_at"] = toJson(E.MutatedAt);
+  for (auto [Key, Value] :
+       {std::pair<const char *, const PlainLocation *>{"mutated_at",
+                                                       &E.MutatedAt},
+        {"alias_at", &E.AliasAt}})
+    if (Value->Line)
+      Effect[Key] = toJson(*Value);
   if (E.MutatedSlot)
     Effect["mutated_slot"] = E.MutatedSlot;
-  if (!E.Via.empty())
-    Effect["via"] = E.Via;
-  if (E.AliasAt.Line)
-    Effect["alias_at"] = toJson(E.AliasAt);
   if (E.ReturnedRead)
     Effect["returned_read"] = true;
-  if (!E.ViaCall.empty())
-    Effect["via_call"] = E.ViaCall;
   return Effect;
 }
 

@@ -1212,6 +1212,8 @@ private:
     // aliases are (flushAliases).
     PendingCall P;
     P.Index = Out.Calls.size();
+    if (const auto *MD = dyn_cast<CXXMethodDecl>(&Callee))
+      P.ObjectChanges = !MD->isConst() && !MD->isStatic();
     // A handle's methods act on the object it shares.
     if (Obj)
       P.Object = Arrow ? Alias.pointsInto(Obj) : changed(Obj);
@@ -1263,7 +1265,7 @@ private:
       return llvm::all_of(Ps, [](const Place &X) { return X.K == Place::Root; });
     };
     if (Direct(P.Object) && llvm::all_of(P.Args, Direct)) {
-      C.Object = pickRoot(P.Object, C.Loc, 0);
+      C.Object = pickRoot(P.Object, C.Loc, 0, P.ObjectChanges);
       for (unsigned I = 0; I < P.Args.size(); ++I)
         C.Args.push_back(pickRoot(P.Args[I], C.Loc, I + 1));
     } else {
@@ -1315,11 +1317,15 @@ private:
 
   // The first root outside among places: what a call's object or argument
   // is. The reads that name it are what the call may change (MutatedAt).
-  Root pickRoot(const Places &Ps, SourceLocation CallLoc, unsigned Slot) {
+  // The object of a call (Slot 0) marks the reads that took an alias of it
+  // when the method may change it (Changes); its own read is marked where
+  // the call is made.
+  Root pickRoot(const Places &Ps, SourceLocation CallLoc, unsigned Slot,
+                bool Changes = true) {
     std::optional<Root> Chosen;
     for (const Place &P : Ps)
       forEachTarget(P, [&](const Place &T, Root R) {
-        if (T.Named && Slot)
+        if (T.Named && (Slot || (Changes && P.K == Place::Alias)))
           markMutatedBy(T.Named, CallLoc, Slot);
         if (!Chosen)
           Chosen = R;
@@ -1360,7 +1366,7 @@ private:
       });
     for (const PendingCall &P : Pending) {
       CallSite &C = Out.Calls[P.Index];
-      C.Object = pickRoot(P.Object, C.Loc, 0);
+      C.Object = pickRoot(P.Object, C.Loc, 0, P.ObjectChanges);
       for (unsigned I = 0; I < P.Args.size(); ++I)
         C.Args.push_back(pickRoot(P.Args[I], C.Loc, I + 1));
     }
@@ -1538,6 +1544,7 @@ private:
   // A call's object and arguments, as places (addCall).
   struct PendingCall {
     unsigned Index;
+    bool ObjectChanges = false; // a non-const method
     Places Object;
     llvm::SmallVector<Places, 4> Args;
   };

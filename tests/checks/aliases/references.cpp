@@ -9,6 +9,11 @@
 struct Stats {
   int steps = 0;
   float loss = 0;
+  void record(float l) {
+    ++steps; // expect-note: 'Stats::record' increments 'steps' here
+    loss = l;
+  }
+  float mean() const { return loss / steps; }
 };
 Stats g_stats;
 std::vector<float> g_history;
@@ -29,6 +34,19 @@ void local_references(rematch::Segment &seg, float x) {
     h[0] = x; // expect: rematch-state-write {{writes 'g_history' through 'h'}}
     auto &same = st;
     same.loss += x; // expect: rematch-counter-update {{updates 'g_stats' with '+=' through 'same'}}
+  });
+}
+
+// A method called through an alias changes what the alias reaches; the
+// read that took the alias is part of that change. A const method reads.
+void methods(rematch::Segment &seg, float x) {
+  seg.forward([x] {
+    Stats &st = g_stats;
+    st.record(x); // expect: rematch-counter-update {{calls 'Stats::record', which increments 'steps'}}, rematch-state-write {{calls 'Stats::record', which writes 'loss'}}
+    Stats *p = &g_stats;
+    p->record(x); // expect: rematch-counter-update {{calls 'Stats::record'}}, rematch-state-write {{calls 'Stats::record'}}
+    const Stats &c = g_stats; // expect: rematch-global-read {{'g_stats'}}
+    return c.mean();
   });
 }
 

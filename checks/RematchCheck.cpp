@@ -17,7 +17,7 @@ std::string through(const EffectFacts &E) {
 
 namespace {
 
-std::string callableText(const Callable &C) {
+std::string callableKindText(const Callable &C) {
   switch (C.K) {
   case Callable::Lambda:
     return "checkpointed lambda";
@@ -29,6 +29,35 @@ std::string callableText(const Callable &C) {
     return "checkpointed module " + quoted(C.Name);
   }
   return "checkpointed callable";
+}
+
+// "checkpointed lambda", and for one handed over in a value that holds
+// callables, which value, and "may" when it holds several.
+std::string callableText(const Callable &C) {
+  std::string Text = callableKindText(C);
+  if (!C.StoredIn)
+    return Text;
+  Text += " held by " + quoted(C.StoredIn->getNameAsString());
+  if (C.Alternatives > 1)
+    Text += " (may: one of " + std::to_string(C.Alternatives) +
+            " callables it holds)";
+  return Text;
+}
+
+// What a callable run through a value is, in messages.
+std::string heldCallableText(const FunctionDecl *FD) {
+  const auto *MD = dyn_cast_or_null<CXXMethodDecl>(FD);
+  if (MD && MD->getParent()->isLambda())
+    return "a lambda";
+  return quoted(displayName(FD));
+}
+
+// What a note calls a callable stored into a value.
+std::string storedText(const Callable &C) {
+  std::string Kind = callableKindText(C);
+  llvm::StringRef Rest = llvm::StringRef(Kind).drop_front(
+      llvm::StringRef("checkpointed ").size());
+  return Rest.str();
 }
 
 } // namespace
@@ -139,14 +168,21 @@ std::string RematchCheck::message(const Finding &F, const EffectChain &Chain,
       Message += (First ? "" : " -> ") + Callee;
       First = false;
     }
-    if (F.E->Virtual)
+    if (F.E->Held)
+      Message += " (may: through " + heldText(*F.E, A) + ")";
+    else if (F.E->Virtual)
       Message += " (may: through a virtual call)";
   } else {
     const FunctionDecl *Called = F.E->Called ? F.E->Called : F.E->Callee;
-    Message += " calls " + quoted(displayName(Called)) + ", which " +
-               (F.E->Virtual ? "may, through a virtual call, reach code that "
-                             : "") +
-               What;
+    if (F.E->Held)
+      Message += " calls " + heldText(*F.E, A) + ", which may run " +
+                 heldCallableText(F.E->Callee) + " it holds that " + What;
+    else
+      Message += " calls " + quoted(displayName(Called)) + ", which " +
+                 (F.E->Virtual
+                      ? "may, through a virtual call, reach code that "
+                      : "") +
+                 What;
   }
   return Message + "; " + consequenceFor(F, Last, A);
 }
@@ -174,11 +210,17 @@ void RematchCheck::report(const Finding &F, const EffectAnalysis &A,
     if (!F.E->inherited() && !InSystemHeader)
       addFixes(Diag, F, A, Ctx);
   }
+  if (F.Target->StoredIn && F.Target->StoredAt.isValid())
+    diag(F.Target->StoredAt, "%0 holds the %1 stored here",
+         DiagnosticIDs::Note)
+        << quoted(F.Target->StoredIn->getNameAsString())
+        << storedText(*F.Target);
   if (InSystemHeader)
     noteStep(F.Target->Body, *F.E);
   else
     noteAlias(*F.E);
-  noteChain(Chain, Ctx);
+  noteHeld(*F.E, A);
+  noteChain(Chain, Ctx, A);
   if (SiteLoc.isValid()) {
     diag(SiteLoc,
          "callable is checkpointed by this call to %0; it runs again during "
@@ -188,6 +230,24 @@ void RematchCheck::report(const Finding &F, const EffectAnalysis &A,
     if (std::string Fix = suggestion(Last, *F.Site, A); !Fix.empty())
       diag(SiteLoc, "%0", DiagnosticIDs::Note) << Fix;
   }
+}
+
+// The value a held call ran a callable of, by its place ('rt', 'seq').
+std::string RematchCheck::heldText(const Effect &E, const EffectAnalysis &A) {
+  const HeldValue *V = A.heldAt(E.Loc, E.Callee);
+  return V && V->In ? quoted(V->In->getNameAsString())
+                    : quoted(displayName(E.Called));
+}
+
+// Where the callable a held call ran was stored.
+void RematchCheck::noteHeld(const Effect &E, const EffectAnalysis &A) {
+  if (!E.Held)
+    return;
+  const HeldValue *V = A.heldAt(E.Loc, E.Callee);
+  if (!V || V->At.isInvalid() || !V->In)
+    return;
+  diag(V->At, "%0 holds %1, stored here", DiagnosticIDs::Note)
+      << quoted(V->In->getNameAsString()) << heldCallableText(E.Callee);
 }
 
 void RematchCheck::noteStep(const FunctionDecl *In, const Effect &E) {
@@ -209,7 +269,8 @@ void RematchCheck::noteAlias(const Effect &E) {
       << quoted(E.facts().Via) << quoted(E.facts().Subject);
 }
 
-void RematchCheck::noteChain(const EffectChain &Chain, ASTContext &Ctx) {
+void RematchCheck::noteChain(const EffectChain &Chain, ASTContext &Ctx,
+                             const EffectAnalysis &A) {
   const std::vector<ChainStep> &Steps = Chain.Steps;
   auto LocationOf = [&](const ChainStep &S) {
     const SummaryStep *There = S.there();
@@ -230,6 +291,7 @@ void RematchCheck::noteChain(const EffectChain &Chain, ASTContext &Ctx) {
     const ChainStep &Step = Steps[I];
     if (const ChainStep::Here *H = Step.here()) {
       noteStep(H->In, *H->E);
+      noteHeld(*H->E, A);
       continue;
     }
     const SummaryStep &There = *Step.there();

@@ -62,7 +62,11 @@ private:
   // A note where the alias an own effect went through was taken.
   void noteAlias(const Effect &E);
   // The notes that walk the chain from the callable to the effect.
-  void noteChain(const EffectChain &Chain, ASTContext &Ctx);
+  void noteChain(const EffectChain &Chain, ASTContext &Ctx,
+                 const EffectAnalysis &A);
+  // A call that ran one of the callables a value holds: where it was stored.
+  void noteHeld(const Effect &E, const EffectAnalysis &A);
+  static std::string heldText(const Effect &E, const EffectAnalysis &A);
 
   const EffectKind Kind;
   const std::string CheckpointFunctions;

@@ -1,6 +1,7 @@
 //===--- CheckpointSites.cpp - where callables become recomputed ----------===//
 
 #include "CheckpointSites.h"
+#include "HeldCallables.h"
 #include "KnownFunctions.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Attr.h"
@@ -143,7 +144,12 @@ bool isStdFunction(QualType T) {
 // and the objects the models say run a member function (modules).
 class Collector {
 public:
-  explicit Collector(const ModelSet &Models) : Models(Models) {}
+  Collector(const ModelSet &Models, const HeldCallables *Held)
+      : Models(Models), Held(Held) {}
+
+  // Set by collect(): the expression is a value holding callables, whose
+  // contents the whole TU tells (HeldCallables).
+  bool Deferred = false;
 
   void collect(const Expr *E, std::vector<Callable> &Out, unsigned Depth) {
     E = skipWrappers(E);
@@ -169,7 +175,8 @@ public:
         // A local initialised with a lambda (or a std::function built from
         // one) is that lambda.
         if (VD->hasLocalStorage() && VD->getInit() &&
-            !VD->getType()->isReferenceType()) {
+            !VD->getType()->isReferenceType() &&
+            !(Held && Held->holderOf(VD->getType()))) {
           size_t Before = Out.size();
           collect(VD->getInit(), Out, Depth + 1);
           if (Out.size() != Before)
@@ -187,6 +194,10 @@ public:
     // Any other value of class type: a functor, a module, or a holder of one
     // (a variable, an element of a list of modules, a member).
     QualType T = E->getType().getNonReferenceType();
+    if (Held && Held->holderOf(T)) {
+      Deferred = true;
+      return;
+    }
     if (isStdFunction(T))
       return;
     if (const CXXRecordDecl *RD = T->getAsCXXRecordDecl())
@@ -258,6 +269,7 @@ private:
   }
 
   const ModelSet &Models;
+  const HeldCallables *Held;
 };
 
 } // namespace
@@ -279,7 +291,13 @@ const Expr *skipWrappers(const Expr *E) {
   return E;
 }
 
+void collectCallables(const Expr *E, const ModelSet &Models,
+                      std::vector<Callable> &Out) {
+  Collector(Models, nullptr).collect(E, Out, 0);
+}
+
 void collectCheckpointSite(const CallExpr &CE, const EntryPoints &EP,
+                           const HeldCallables *Held,
                            std::vector<CheckpointSite> &Out) {
   const FunctionDecl *FD = CE.getDirectCallee();
   if (!FD)
@@ -307,8 +325,9 @@ void collectCheckpointSite(const CallExpr &CE, const EntryPoints &EP,
   // module (checkpoint(module, fn, inputs) runs fn, checkpoint(module,
   // inputs) the module's forward).
   bool First = !Named && !Annotated;
-  Collector Args(EP.models());
+  Collector Args(EP.models(), Held);
   std::vector<Callable> Found, Modules;
+  std::vector<const Expr *> HeldModules;
   for (unsigned I = Offset; I < CE.getNumArgs(); ++I) {
     unsigned Param = I - Offset;
     if (Named ? Param != *Named
@@ -319,7 +338,20 @@ void collectCheckpointSite(const CallExpr &CE, const EntryPoints &EP,
         if (!llvm::is_contained(Site.Replays, Source))
           Site.Replays.push_back(std::move(Source));
     Found.clear();
+    Args.Deferred = false;
     Args.collect(CE.getArg(I), Found, 0);
+    if (Args.Deferred && Found.empty()) {
+      // A module container is a module: the first lambda wins over it.
+      const ModelCallableHolder *H = Held->holderOf(CE.getArg(I)->getType());
+      if (First && H && H->Runs != "operator()") {
+        HeldModules.push_back(CE.getArg(I));
+        continue;
+      }
+      Site.HeldArgs.push_back(CE.getArg(I));
+      if (First)
+        break;
+      continue;
+    }
     for (Callable &C : Found)
       C.Arg = CE.getArg(I);
     bool IsModule = !Found.empty() && Found.front().K == Callable::Module;
@@ -332,9 +364,11 @@ void collectCheckpointSite(const CallExpr &CE, const EntryPoints &EP,
     if (First && !Found.empty())
       break; // the first callable argument; the rest are its data
   }
-  if (Site.Callables.empty())
+  if (Site.Callables.empty() && Site.HeldArgs.empty()) {
     Site.Callables = std::move(Modules);
-  if (Site.Callables.empty())
+    Site.HeldArgs = std::move(HeldModules);
+  }
+  if (Site.Callables.empty() && Site.HeldArgs.empty())
     return;
   Site.EntryPoint = Entry ? *Entry : canonicalName(*FD);
   if (Entry)

@@ -26,6 +26,8 @@ class ASTContext;
 
 namespace clang::tidy::rematch {
 
+class HeldCallables;
+
 // E without what clang wraps around it: parentheses, implicit casts,
 // temporaries, cleanups and functional casts.
 const Expr *skipWrappers(const Expr *E);
@@ -41,6 +43,12 @@ struct Callable {
   // Body is null when the callable is defined in another translation unit:
   // its declaration here, for the summary that tells that unit.
   const FunctionDecl *Declared = nullptr;
+  // Handed over in a value that holds callables (a std::function, a
+  // torch::nn::Sequential): the place it was stored into and where, and how
+  // many callables that value may hold (more than one: "may").
+  const NamedDecl *StoredIn = nullptr;
+  SourceLocation StoredAt;
+  unsigned Alternatives = 0;
 };
 
 struct CheckpointSite {
@@ -49,6 +57,13 @@ struct CheckpointSite {
   std::string EntryPoint; // qualified name of the called entry point
   std::vector<Callable> Callables;
   std::vector<std::string> Replays; // the random sources it replays
+  // Arguments that are values holding callables (HeldCallables.h): what
+  // they hold is known once the whole translation unit is read.
+  std::vector<const Expr *> HeldArgs;
+  // Of those, the places whose contents no store here tells (a member
+  // filled, or a getter defined, in another TU): the TU that stores into
+  // one reports what it holds, with a note at this call.
+  std::vector<const NamedDecl *> HeldElsewhere;
 };
 
 class EntryPoints {
@@ -92,8 +107,16 @@ std::vector<std::string> recomputedReplays(const FunctionDecl &FD, unsigned I);
 
 // Adds the checkpoint site CE is, if it is one. Called for every call of the
 // translation unit by the analysis' one walk.
+// Held: the index of values that hold callables, whose arguments are
+// resolved after the walk (CheckpointSite::HeldArgs).
 void collectCheckpointSite(const CallExpr &CE, const EntryPoints &EP,
+                           const HeldCallables *Held,
                            std::vector<CheckpointSite> &Out);
+
+// The callables an expression denotes: a lambda, a function, a functor, a
+// module (what a held value is).
+void collectCallables(const Expr *E, const ModelSet &Models,
+                      std::vector<Callable> &Out);
 
 } // namespace clang::tidy::rematch
 

@@ -142,6 +142,9 @@ struct Effect {
   bool Spelled = false; // Var was named unqualified at Loc (fix-it is safe)
   bool PartOfChange = false; // see MutatedAt: set once the summary is complete
   bool Virtual = false; // a virtual call on the way: the effect may happen
+  // The call runs one of the callables a value holds (a std::function, a
+  // Sequential): the effect may happen (EffectAnalysis::heldAt says which).
+  bool Held = false;
   // A global read that only takes an alias the function returns (`return
   // s_stats;` from `Stats &stats()`): part of the change when a caller
   // writes through what it returns.

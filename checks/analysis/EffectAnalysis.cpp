@@ -5,6 +5,7 @@
 #include "Components.h"
 #include "EffectCollector.h"
 #include "GlobalWrites.h"
+#include "HeldCallables.h"
 #include "TUWalk.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/DeclCXX.h"
@@ -228,9 +229,10 @@ void EffectAnalysis::walk(bool Exporting) {
         Walk.want(Local, Exported);
     }
   };
+  Held = std::make_unique<HeldCallables>(Known->models());
   TUWalk Walk(Ctx, *Known, Pool, EP, External.get(),
               {Sites, Overrides, Exporting ? &Definitions : nullptr, Uses,
-               FunctionsWithBody, Candidates, Prefetched},
+               FunctionsWithBody, Candidates, Prefetched, *Held},
               Expand);
   Walk.declarations();
   std::vector<CheckpointSite> Remote = remoteSites(Candidates);
@@ -253,6 +255,79 @@ void EffectAnalysis::walk(bool Exporting) {
     Sites.push_back(std::move(Site));
   for (CheckpointSite &Site : Nested)
     Sites.push_back(std::move(Site));
+  resolveHeldSites();
+  remoteHeldSites();
+}
+
+// What the values handed to checkpoint calls hold, now that every store of
+// the translation unit is known: each callable stored, "may" when there
+// are several.
+void EffectAnalysis::resolveHeldSites() {
+  for (CheckpointSite &Site : Sites)
+    for (const Expr *Arg : Site.HeldArgs) {
+      llvm::SmallVector<HeldValue, 4> Values;
+      Held->valuesOf(Arg, Values);
+      std::vector<Callable> Found;
+      for (const HeldValue &V : Values) {
+        size_t Before = Found.size();
+        collectCallables(V.Value, Known->models(), Found);
+        for (size_t I = Before; I < Found.size(); ++I) {
+          Found[I].Arg = Arg;
+          Found[I].StoredIn = V.In;
+          Found[I].StoredAt = V.At;
+        }
+      }
+      for (Callable &C : Found) {
+        C.Alternatives = Found.size();
+        Site.Callables.push_back(std::move(C));
+      }
+      if (Values.empty())
+        if (const NamedDecl *P = HeldCallables::placeOf(Arg))
+          Site.HeldElsewhere.push_back(P);
+    }
+}
+
+// The values this TU stores callables into that a checkpoint call of
+// another TU hands over: a site here without a call, as remoteSites().
+void EffectAnalysis::remoteHeldSites() {
+  if (!External)
+    return;
+  for (const auto &[Place, Stored] : Held->stores()) {
+    if (isa<ParmVarDecl>(Place) || !Place->isExternallyVisible())
+      continue;
+    if (const auto *VD = dyn_cast<VarDecl>(Place); VD && VD->isLocalVarDecl())
+      continue;
+    std::string Usr = usrOf(*Place);
+    if (Usr.empty())
+      continue;
+    std::string Key = checkpointDependency(Usr);
+    UsedExternal.try_emplace(Key, External->hashOf(Key));
+    llvm::ArrayRef<SummaryCheckpoint> Remote = External->checkpointsOf(Usr);
+    if (Remote.empty())
+      continue;
+    llvm::SmallVector<HeldValue, 4> Values;
+    Held->valuesIn(Place, Values);
+    std::vector<Callable> Found;
+    for (const HeldValue &V : Values) {
+      size_t Before = Found.size();
+      collectCallables(V.Value, Known->models(), Found);
+      for (size_t I = Before; I < Found.size(); ++I) {
+        Found[I].StoredIn = V.In;
+        Found[I].StoredAt = V.At;
+        Found[I].Alternatives = 0;
+      }
+    }
+    for (Callable &C : Found)
+      C.Alternatives = Found.size();
+    for (const SummaryCheckpoint &X : Remote) {
+      CheckpointSite Site;
+      Site.RemoteCall = X.Call;
+      Site.EntryPoint = X.EntryPoint;
+      Site.Replays = X.Replays;
+      Site.Callables = Found;
+      Sites.push_back(std::move(Site));
+    }
+  }
 }
 
 // The summaries of everything the sites' callables reach.
@@ -280,6 +355,8 @@ std::vector<CheckpointSite> EffectAnalysis::remoteSites(
     std::string Key = checkpointDependency(Usr);
     UsedExternal.try_emplace(Key, External->hashOf(Key));
     for (const SummaryCheckpoint &C : External->checkpointsOf(Usr)) {
+      if (C.Kind == "value") // what a getter returns (remoteHeldSites)
+        continue;
       CheckpointSite Site;
       Site.RemoteCall = C.Call;
       Site.EntryPoint = C.EntryPoint;
@@ -389,6 +466,10 @@ EffectAnalysis::analysable(const FunctionDecl *FD) const {
 // defined here.
 void EffectAnalysis::addTargets(const CallSite &C,
                                 std::vector<const FunctionDecl *> &Out) const {
+  if (C.Callee && Held && Held->runs(*C.Callee)) {
+    addHeldTargets(C, Out);
+    return;
+  }
   if (const FunctionDecl *Def = analysable(C.Callee))
     Out.push_back(Def);
   if (!C.Virtual)
@@ -406,6 +487,38 @@ void EffectAnalysis::addTargets(const CallSite &C,
   }
 }
 
+// A call that runs what its object holds (`fn(x)` on a std::function,
+// `seq->forward(x)`): every callable stored into that object, remembered
+// with where it was stored (heldAt).
+void EffectAnalysis::addHeldTargets(
+    const CallSite &C, std::vector<const FunctionDecl *> &Out) const {
+  llvm::SmallVector<HeldValue, 4> Values;
+  Held->valuesOf(HeldCallables::objectOf(C.Call), Values);
+  std::vector<Callable> Found;
+  for (const HeldValue &V : Values) {
+    Found.clear();
+    collectCallables(V.Value, Known->models(), Found);
+    // The body that runs, even where a model describes calls to it (a
+    // module's forward): the model speaks of a call's arguments, which a
+    // held call does not name.
+    for (const Callable &X : Found)
+      if (const FunctionDecl *Def = X.Body && X.Body->hasBody()
+                                        ? X.Body
+                                        : analysable(X.Body)) {
+        Out.push_back(Def);
+        HeldTargets.try_emplace({C.Loc.getRawEncoding(), Def}, V);
+      }
+  }
+}
+
+const HeldValue *EffectAnalysis::heldAt(SourceLocation Call,
+                                        const FunctionDecl *Target) const {
+  if (HeldTargets.empty())
+    return nullptr;
+  auto It = HeldTargets.find({Call.getRawEncoding(), Target});
+  return It == HeldTargets.end() ? nullptr : &It->second;
+}
+
 // Effect I of a callee, seen at call CI of N: mapped to N's roots, once per
 // key. F is an Effect of a summary of this TU, or a SummaryEffect of another
 // TU's (External; of an override there when OverrideUsr is set). Mapped
@@ -418,6 +531,11 @@ bool EffectAnalysis::SummarySolver::append(
     FunctionSummary &S, llvm::DenseSet<EffectKey> &Seen) {
   const CallSite &C = N.Facts.Calls[CI];
   std::optional<Root> R = mapRoot(F.Target, C);
+  // A callable run through a holder: what it captured, or its object (a
+  // module held by a Sequential), lives as long as the holder does.
+  bool IsHeld = !External && A.heldAt(C.Loc, Callee);
+  if (IsHeld && (F.Target.K == Root::Capture || F.Target.K == Root::This))
+    R = C.Object.isOutside() ? std::optional<Root>(C.Object) : std::nullopt;
   if (!R)
     return false;
   if (R->K != Root::Returned)
@@ -484,6 +602,7 @@ bool EffectAnalysis::SummarySolver::appendAt(
   E.Called = C.Callee;
   E.ExternalUsr = OverrideUsr;
   E.Virtual = C.Virtual || F.Virtual || OverrideUsr;
+  E.Held = !External && A.heldAt(C.Loc, Callee);
   if (!InPlace)
     S.Effects.push_back(std::move(*Local));
   return true;
@@ -1059,6 +1178,19 @@ void EffectAnalysis::describeCheckpoints(TUSummary &S) const {
                : C.K == Callable::Module ? "module"
                                          : "function";
       X.Name = C.Name;
+      X.EntryPoint = Site.EntryPoint;
+      X.Replays = Site.Replays;
+      X.Call = plainLocation(Site.Call->getExprLoc(), SM);
+      S.Checkpoints.push_back(std::move(X));
+    }
+    // A value whose callables another TU stores: that TU reports them.
+    for (const NamedDecl *P : Site.HeldElsewhere) {
+      SummaryCheckpoint X;
+      X.Usr = usrOf(*P);
+      if (X.Usr.empty())
+        continue;
+      X.Kind = "value";
+      X.Name = canonicalName(*P);
       X.EntryPoint = Site.EntryPoint;
       X.Replays = Site.Replays;
       X.Call = plainLocation(Site.Call->getExprLoc(), SM);

@@ -15,6 +15,7 @@
 #include "Effect.h"
 #include "EffectCollector.h"
 #include "ExternalSummaries.h"
+#include "HeldCallables.h"
 #include "KnownFunctions.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
@@ -106,10 +107,17 @@ public:
   };
   GlobalChange globalChange(const Effect &E) const;
 
+  // What a call that runs a holder's callables (Effect::Held) ran at Call:
+  // the value Target came from, where it was stored.
+  const HeldValue *heldAt(SourceLocation Call,
+                          const FunctionDecl *Target) const;
+
 private:
   // The steps of the constructor.
   std::shared_ptr<const ModelSet> configure(const AnalysisSettings &S);
   void walk(bool Exporting);
+  void resolveHeldSites();
+  void remoteHeldSites();
   void solve();
 
   // WrittenThrough: the calls (by location) whose returned alias the
@@ -124,6 +132,8 @@ private:
   const FunctionDecl *analysable(const FunctionDecl *FD) const;
   void addTargets(const CallSite &C,
                   std::vector<const FunctionDecl *> &Out) const;
+  void addHeldTargets(const CallSite &C,
+                      std::vector<const FunctionDecl *> &Out) const;
   const FunctionEffects *externalEffects(const FunctionDecl *FD) const;
   const FunctionEffects *externalOf(const Effect &E) const;
   std::vector<const SummaryOverride *> remoteOverrides(const CallSite &C) const;
@@ -160,6 +170,9 @@ private:
   // Facts read for the summary, taken over by computeSummaries.
   llvm::DenseMap<const FunctionDecl *, DirectFacts> Prefetched;
   unsigned FunctionsWithBody = 0;                 // seen by the walk
+  std::unique_ptr<HeldCallables> Held; // what values holding callables hold
+  mutable std::map<std::pair<unsigned, const FunctionDecl *>, HeldValue>
+      HeldTargets; // by call location and target
   // Virtual method (canonical) -> the overrides defined in this TU.
   llvm::DenseMap<const FunctionDecl *, std::vector<const FunctionDecl *>>
       Overrides;

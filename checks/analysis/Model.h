@@ -148,6 +148,17 @@ struct ModelCallableObject {
   std::vector<std::string> Holders;
 };
 
+// Values that hold callables the program stores into them elsewhere
+// (CallableHolders:): a std::function, a torch::nn::Sequential. Calling Runs
+// on one runs what was stored into it: by initialisation, assignment, copy,
+// return or argument, by the holder's constructor arguments, or by the
+// member calls Adds names (push_back). docs/models.md.
+struct ModelCallableHolder {
+  std::string Class;             // qualified; derived classes hold too
+  std::string Runs;              // the member that runs them; empty: none
+  std::vector<std::string> Adds; // member calls whose arguments it holds
+};
+
 struct ModelTypes {
   TypeKind Kind;
   std::vector<std::string> Names;
@@ -160,6 +171,7 @@ struct ModelFile {
   std::vector<ModelEntryPoint> EntryPoints;
   std::vector<ModelTypes> Types;
   std::vector<ModelCallableObject> CallableObjects;
+  std::vector<ModelCallableHolder> CallableHolders;
   std::vector<std::string> ContainerMutators;
   std::vector<std::string> LogStreams; // variables: std::cout, ...
   std::vector<std::string> StdHandles; // C FILE* variables: stdout, ...

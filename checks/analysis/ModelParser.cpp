@@ -542,6 +542,26 @@ private:
     return Ok;
   }
 
+  bool callableHolder(yaml::Node *N, ModelCallableHolder &H) {
+    bool Ok = mapping(N, "a callable holder", {"Class", "Runs", "Adds"},
+                      [&](StringRef K, yaml::Node *V) -> bool {
+                        if (K == "Adds")
+                          return strings(V, H.Adds, "member names");
+                        auto S = scalar(V, K == "Class"
+                                               ? "a qualified class name"
+                                               : "a member function name");
+                        if (!S)
+                          return false;
+                        (K == "Class" ? H.Class : H.Runs) = *S;
+                        return true;
+                      });
+    if (Ok && H.Class.empty())
+      return fail(N, "a callable holder needs 'Class'");
+    if (Ok && H.Runs.empty() && H.Adds.empty())
+      return fail(N, "a callable holder needs 'Runs' or 'Adds'");
+    return Ok;
+  }
+
   bool types(yaml::Node *N, ModelFile &M) {
     static const std::pair<StringRef, TypeKind> Kinds[] = {
         {"container", TypeKind::Container},
@@ -571,7 +591,7 @@ private:
   void file(yaml::Node *Root, ModelFile &M) {
     mapping(Root, "a model file",
             {"Model", "Sources", "EntryPoints", "Types", "CallableObjects",
-             "ContainerMutators", "LogStreams", "StdHandles", "Functions",
+             "CallableHolders", "ContainerMutators", "LogStreams", "StdHandles", "Functions",
              "Rules", "Disable", "Analyse"},
             [&](StringRef K, yaml::Node *V) -> bool {
               if (K == "Model") {
@@ -594,6 +614,11 @@ private:
                 return list(V, "callable objects", M.CallableObjects,
                             [&](yaml::Node *I, ModelCallableObject &O) {
                               return callableObject(I, O);
+                            });
+              if (K == "CallableHolders")
+                return list(V, "callable holders", M.CallableHolders,
+                            [&](yaml::Node *I, ModelCallableHolder &H) {
+                              return callableHolder(I, H);
                             });
               if (K == "ContainerMutators")
                 return strings(V, M.ContainerMutators, "member names");

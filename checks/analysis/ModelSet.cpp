@@ -76,6 +76,11 @@ ModelSet::ModelSet(std::vector<std::shared_ptr<const ModelFile>> InFiles,
         for (std::string &H : Copy.Holders)
           H = trimmedName(H);
       }
+    for (const ModelCallableHolder &H : F->CallableHolders)
+      if (!Disabled.contains(H.Class)) {
+        ModelCallableHolder &Copy = CallableHolders.emplace_back(H);
+        Copy.Class = trimmedName(H.Class);
+      }
     for (const ModelEntryPoint &P : F->EntryPoints)
       if (!Disabled.contains(P.Name)) {
         EntryPoints[trimmedName(P.Name)] = P.Replays;

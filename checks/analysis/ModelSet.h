@@ -77,6 +77,11 @@ public:
     return CallableObjects;
   }
 
+  // Values that hold callables stored into them elsewhere.
+  llvm::ArrayRef<ModelCallableHolder> callableHolders() const {
+    return CallableHolders;
+  }
+
 private:
   void indexOuterScopes();
 
@@ -93,6 +98,7 @@ private:
   llvm::StringMap<std::vector<std::string>> EntryPoints;
   llvm::StringMap<unsigned> CallableArgs;
   std::vector<ModelCallableObject> CallableObjects; // names trimmed
+  std::vector<ModelCallableHolder> CallableHolders; // names trimmed
 };
 
 // Where the built-in models are: $REMATCH_MODELS_DIR when set, else

@@ -627,7 +627,8 @@ llvm::Expected<TUSummary> parseSummary(llvm::StringRef Text,
         return Value.takeError();
       *Field = *Value;
     }
-    if (C.Kind != "function" && C.Kind != "functor" && C.Kind != "module")
+    if (C.Kind != "function" && C.Kind != "functor" && C.Kind != "module" &&
+        C.Kind != "value")
       return R.error("unknown checkpoint kind '" + C.Kind + "'");
     if (llvm::Error E = R.strings(**CO, "replays", C.Replays))
       return std::move(E);

@@ -23,7 +23,7 @@
 namespace clang::tidy::rematch {
 
 // Bumped whenever the format or its meaning changes: older files are stale.
-inline constexpr int SummaryFormatVersion = 7;
+inline constexpr int SummaryFormatVersion = 8;
 
 struct PlainLocation {
   std::string File;
@@ -105,8 +105,11 @@ struct FunctionFacts {
 // A callable this TU checkpoints whose body is in another TU: that TU
 // reports its effects, with a note at this call.
 struct SummaryCheckpoint {
-  std::string Usr;        // the callable: a function, or a functor's operator()
-  std::string Kind;       // "function", "functor" or "module"
+  // The callable: a function, or a functor's operator(); or (Kind "value")
+  // a variable, member or function whose value holds callables that the
+  // TU storing into it reports (HeldCallables.h).
+  std::string Usr;
+  std::string Kind;       // "function", "functor", "module" or "value"
   std::string Name;       // qualified, for messages
   std::string EntryPoint; // the entry point called
   std::vector<std::string> Replays;

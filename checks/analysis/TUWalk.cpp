@@ -2,6 +2,7 @@
 
 #include "TUWalk.h"
 #include "ExternalSummaries.h"
+#include "HeldCallables.h"
 #include "StmtWalk.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/DeclCXX.h"
@@ -93,11 +94,18 @@ public:
 
   bool VisitVarDecl(VarDecl *VD) {
     Uses.onVarDecl(*VD);
+    T.Out.Held.onVarDecl(*VD);
+    return true;
+  }
+
+  bool VisitFieldDecl(FieldDecl *FD) {
+    T.Out.Held.onField(*FD);
     return true;
   }
 
   bool VisitFunctionDecl(FunctionDecl *FD) {
     bool HasBody = FD->doesThisDeclarationHaveABody();
+    T.Out.Held.onFunction(*FD);
     if (HasBody) {
       ++T.Out.FunctionsWithBody;
       if (!T.InBodies) {
@@ -132,7 +140,8 @@ public:
 
 private:
   void visitCall(const CallExpr &CE) {
-    collectCheckpointSite(CE, EP, Found);
+    T.Out.Held.onCall(CE);
+    collectCheckpointSite(CE, EP, &T.Out.Held, Found);
     for (CheckpointSite &Site : Found)
       T.addSite(std::move(Site));
     Found.clear();

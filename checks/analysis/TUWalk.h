@@ -40,6 +40,7 @@ class ASTContext;
 namespace clang::tidy::rematch {
 
 class ExternalSummaries;
+class HeldCallables;
 
 using OverrideMap =
     llvm::DenseMap<const FunctionDecl *, std::vector<const FunctionDecl *>>;
@@ -61,6 +62,8 @@ public:
     std::vector<const FunctionDecl *> &Candidates;
     // The effect walk's facts, by definition.
     llvm::DenseMap<const FunctionDecl *, DirectFacts> &Facts;
+    // Told of every store into a value that holds callables.
+    HeldCallables &Held;
   };
   // Called for a function whose facts were read, with why they are wanted:
   // it wants what those facts reach (want()).

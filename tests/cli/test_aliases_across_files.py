@@ -210,6 +210,67 @@ float step(rematch::Segment &seg, Layer &l, float x) {
             self.assertIn(("helper.cpp", 2), notes)
             self.assertIn(("noisy.cpp", 4), notes)
 
+    # -- callables stored in values in one file, checkpointed in another ---
+
+    HELD = {
+        "trainer.h": PRELUDE + """\
+#include <functional>
+struct Trainer {
+  std::function<float()> loss_;
+  std::function<float()> step_;
+  Trainer();
+  const std::function<float()> &loss();
+};
+""",
+        "trainer.cpp": """\
+#include "trainer.h"
+int g_calls = 0;
+float g_bias = 0;
+Trainer::Trainer() : step_([] { g_bias = 1; return 0.f; }) {}
+const std::function<float()> &Trainer::loss() {
+  if (!loss_)
+    loss_ = [] { ++g_calls; return 1.f; };
+  return loss_;
+}
+""",
+        "main.cpp": """\
+#include "trainer.h"
+float step(rematch::Segment &seg, Trainer &t) {
+  float a = seg.forward(t.loss());
+  return a + seg.forward(t.step_);
+}
+""",
+    }
+
+    def test_values_stored_in_another_file(self):
+        self.write(self.HELD)
+        for order in (["trainer.cpp", "main.cpp"],
+                      ["main.cpp", "trainer.cpp"]):
+            found = self.run_rematch(order)
+            got = {(f["check"], f["file"], f["line"]): f for f in found}
+            bump = got[("rematch-counter-update", "trainer.cpp", 7)]
+            self.assertIn("checkpointed lambda held by 'loss_' increments "
+                          "'g_calls'", bump["message"])
+            notes = [(n["file"], n["line"]) for n in bump["notes"]]
+            self.assertIn(("main.cpp", 3), notes)
+            write = got[("rematch-state-write", "trainer.cpp", 4)]
+            self.assertIn("held by 'step_' writes 'g_bias'",
+                          write["message"])
+            self.assertIn(("main.cpp", 4),
+                          [(n["file"], n["line"]) for n in write["notes"]])
+            # The getter itself, which fills loss_ once, is not what runs
+            # again.
+            self.assertEqual(len([f for f in found
+                                  if f["check"] != "rematch-global-read"]),
+                             2, (order, found))
+
+    def test_alone_no_stored_value_is_guessed(self):
+        self.write(self.HELD)
+        p = subprocess.run([TOOLS.rematch, "--format=json", "main.cpp", "--",
+                            "-std=c++17"], cwd=self.dir, capture_output=True,
+                           text=True, timeout=300)
+        self.assertEqual(json.loads(p.stdout)["findings"], [])
+
 
 def main():
     parser = argparse.ArgumentParser(add_help=False)

@@ -356,6 +356,34 @@ Disable: [lib::Step]
                          "Holders"));
 }
 
+TEST(Model, CallableHolders) {
+  ModelFile M = parseOk(R"yaml(
+CallableHolders:
+  - {Class: "::lib::Fn", Runs: "operator()"}
+  - {Class: lib::Seq, Runs: forward, Adds: [push_back, extend]}
+  - {Class: lib::List, Adds: [push_back]}
+  - {Class: lib::Off, Runs: run}
+Disable: [lib::Off]
+)yaml");
+  ASSERT_EQ(M.CallableHolders.size(), 4u);
+  EXPECT_EQ(M.CallableHolders[1].Runs, "forward");
+  EXPECT_EQ(M.CallableHolders[1].Adds,
+            (std::vector<std::string>{"push_back", "extend"}));
+  EXPECT_TRUE(M.CallableHolders[2].Runs.empty());
+  ModelSet S({std::make_shared<const ModelFile>(std::move(M))}, Config());
+  ASSERT_EQ(S.callableHolders().size(), 3u);
+  EXPECT_EQ(S.callableHolders()[0].Class, "lib::Fn");
+
+  EXPECT_THAT(parseError("CallableHolders:\n  - {Runs: f}\n"),
+              StartsWith("m.yaml:2:6: error: a callable holder needs 'Class'"));
+  EXPECT_THAT(parseError("CallableHolders:\n  - {Class: a::B}\n"),
+              StartsWith("m.yaml:2:6: error: a callable holder needs 'Runs' "
+                         "or 'Adds'"));
+  EXPECT_THAT(parseError("CallableHolders:\n  - {Class: a::B, Run: f}\n"),
+              HasSubstr("unknown key 'Run' in a callable holder; expected "
+                        "one of: Class, Runs, Adds"));
+}
+
 TEST(Config, CheckpointFunctionOption) {
   Config C;
   ASSERT_FALSE(bool(addCheckpointFunctions(

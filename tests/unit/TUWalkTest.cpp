@@ -5,6 +5,7 @@
 // last to first.
 
 #include "Config.h"
+#include "HeldCallables.h"
 #include "ModelSet.h"
 #include "TUWalk.h"
 #include "clang/AST/ASTContext.h"
@@ -35,6 +36,7 @@ struct Segment {
 struct Walked {
   std::unique_ptr<ASTUnit> AST;
   std::unique_ptr<KnownFunctions> Known;
+  std::unique_ptr<HeldCallables> Held;
   FactsPool Pool;
   std::vector<CheckpointSite> Sites;
   OverrideMap Overrides;
@@ -57,9 +59,10 @@ struct Walked {
         if (const FunctionDecl *Def = C.Callee->getDefinition())
           W.want(Def, Reached);
     };
+    Held = std::make_unique<HeldCallables>(Known->models());
     TUWalk Walk(AST->getASTContext(), *Known, Pool, EP, nullptr,
                 {Sites, Overrides, nullptr, Uses, FunctionsWithBody,
-                 Candidates, Facts},
+                 Candidates, Facts, *Held},
                 Expand);
     Walk.declarations();
     Walk.bodies();

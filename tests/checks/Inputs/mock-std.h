@@ -360,6 +360,10 @@ template <class R, class... Args> class function<R(Args...)> {
 public:
   function() noexcept {}
   template <class F> function(F) {}
+  function(const function &) {}
+  function &operator=(const function &) { return *this; }
+  template <class F> function &operator=(F &&) { return *this; }
+  explicit operator bool() const noexcept { return true; }
   R operator()(Args...) const;
 };
 

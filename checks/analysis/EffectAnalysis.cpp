@@ -259,6 +259,24 @@ void EffectAnalysis::walk(bool Exporting) {
   remoteHeldSites();
 }
 
+// The callables held values are, each with where it was stored and how many
+// the value may hold.
+std::vector<Callable>
+EffectAnalysis::callablesHeld(llvm::ArrayRef<HeldValue> Values) const {
+  std::vector<Callable> Found;
+  for (const HeldValue &V : Values) {
+    size_t Before = Found.size();
+    collectCallables(V.Value, Known->models(), Found);
+    for (size_t I = Before; I < Found.size(); ++I) {
+      Found[I].StoredIn = V.In;
+      Found[I].StoredAt = V.At;
+    }
+  }
+  for (Callable &C : Found)
+    C.Alternatives = Found.size();
+  return Found;
+}
+
 // What the values handed to checkpoint calls hold, now that every store of
 // the translation unit is known: each callable stored, "may" when there
 // are several.
@@ -267,18 +285,8 @@ void EffectAnalysis::resolveHeldSites() {
     for (const Expr *Arg : Site.HeldArgs) {
       llvm::SmallVector<HeldValue, 4> Values;
       Held->valuesOf(Arg, Values);
-      std::vector<Callable> Found;
-      for (const HeldValue &V : Values) {
-        size_t Before = Found.size();
-        collectCallables(V.Value, Known->models(), Found);
-        for (size_t I = Before; I < Found.size(); ++I) {
-          Found[I].Arg = Arg;
-          Found[I].StoredIn = V.In;
-          Found[I].StoredAt = V.At;
-        }
-      }
-      for (Callable &C : Found) {
-        C.Alternatives = Found.size();
+      for (Callable &C : callablesHeld(Values)) {
+        C.Arg = Arg;
         Site.Callables.push_back(std::move(C));
       }
       if (Values.empty())
@@ -307,18 +315,7 @@ void EffectAnalysis::remoteHeldSites() {
       continue;
     llvm::SmallVector<HeldValue, 4> Values;
     Held->valuesIn(Place, Values);
-    std::vector<Callable> Found;
-    for (const HeldValue &V : Values) {
-      size_t Before = Found.size();
-      collectCallables(V.Value, Known->models(), Found);
-      for (size_t I = Before; I < Found.size(); ++I) {
-        Found[I].StoredIn = V.In;
-        Found[I].StoredAt = V.At;
-        Found[I].Alternatives = 0;
-      }
-    }
-    for (Callable &C : Found)
-      C.Alternatives = Found.size();
+    std::vector<Callable> Found = callablesHeld(Values);
     for (const SummaryCheckpoint &X : Remote) {
       CheckpointSite Site;
       Site.RemoteCall = X.Call;

@@ -116,6 +116,7 @@ private:
   // The steps of the constructor.
   std::shared_ptr<const ModelSet> configure(const AnalysisSettings &S);
   void walk(bool Exporting);
+  std::vector<Callable> callablesHeld(llvm::ArrayRef<HeldValue> Values) const;
   void resolveHeldSites();
   void remoteHeldSites();
   void solve();

@@ -42,8 +42,7 @@ HeldCallables::HeldCallables(const ModelSet &Models) : Models(Models) {
 // The holder template S is a specialization of, when it holds callable
 // objects and is not a container (a torch::nn::ModuleHolder, a
 // shared_ptr): the class it holds.
-const CXXRecordDecl *HeldCallables::heldClass(const CXXRecordDecl *RD,
-                                              unsigned) const {
+const CXXRecordDecl *HeldCallables::heldClass(const CXXRecordDecl *RD) const {
   const auto *S = dyn_cast_or_null<ClassTemplateSpecializationDecl>(RD);
   if (!S || S->getTemplateArgs().size() == 0)
     return nullptr;
@@ -69,7 +68,7 @@ bool HeldCallables::anyClass(
   RD = RD ? RD->getDefinition() : nullptr;
   if (!RD || Depth > 8)
     return false;
-  if (const CXXRecordDecl *Inner = heldClass(RD, Depth))
+  if (const CXXRecordDecl *Inner = heldClass(RD))
     return anyClass(Inner, Pred, Depth + 1);
   if (Pred(*RD))
     return true;

@@ -83,7 +83,7 @@ private:
                    llvm::SmallVectorImpl<const NamedDecl *> &Seen,
                    unsigned Depth) const;
   bool isCallableObject(const CXXRecordDecl *RD) const;
-  const CXXRecordDecl *heldClass(const CXXRecordDecl *RD, unsigned Depth) const;
+  const CXXRecordDecl *heldClass(const CXXRecordDecl *RD) const;
   bool anyClass(const CXXRecordDecl *RD,
                 llvm::function_ref<bool(const CXXRecordDecl &)> Pred,
                 unsigned Depth) const;

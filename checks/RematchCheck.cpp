@@ -45,7 +45,7 @@ std::string callableText(const Callable &C) {
 }
 
 // What a callable run through a value is, in messages.
-std::string heldCallableText(const FunctionDecl *FD) {
+std::string heldBodyText(const FunctionDecl *FD) {
   const auto *MD = dyn_cast_or_null<CXXMethodDecl>(FD);
   if (MD && MD->getParent()->isLambda())
     return "a lambda";
@@ -176,7 +176,7 @@ std::string RematchCheck::message(const Finding &F, const EffectChain &Chain,
     const FunctionDecl *Called = F.E->Called ? F.E->Called : F.E->Callee;
     if (F.E->Held)
       Message += " calls " + heldText(*F.E, A) + ", which may run " +
-                 heldCallableText(F.E->Callee) + " it holds that " + What;
+                 heldCallableText(*F.E, A) + " it holds that " + What;
     else
       Message += " calls " + quoted(displayName(Called)) + ", which " +
                  (F.E->Virtual
@@ -219,7 +219,7 @@ void RematchCheck::report(const Finding &F, const EffectAnalysis &A,
     noteStep(F.Target->Body, *F.E);
   else
     noteAlias(*F.E);
-  noteHeld(*F.E, A);
+  noteHeld(*F.E, A, Ctx);
   noteChain(Chain, Ctx, A);
   if (SiteLoc.isValid()) {
     diag(SiteLoc,
@@ -234,20 +234,39 @@ void RematchCheck::report(const Finding &F, const EffectAnalysis &A,
 
 // The value a held call ran a callable of, by its place ('rt', 'seq').
 std::string RematchCheck::heldText(const Effect &E, const EffectAnalysis &A) {
+  if (const SummaryHeld *H = A.remoteHeldAt(E.Loc, E.ExternalUsr))
+    return quoted(H->PlaceName);
   const HeldValue *V = A.heldAt(E.Loc, E.Callee);
   return V && V->In ? quoted(V->In->getNameAsString())
                     : quoted(displayName(E.Called));
 }
 
+// The callable a held call ran: here, or stored by another TU.
+std::string RematchCheck::heldCallableText(const Effect &E,
+                                           const EffectAnalysis &A) {
+  if (const SummaryHeld *H = A.remoteHeldAt(E.Loc, E.ExternalUsr))
+    return H->Lambda ? "a lambda" : quoted(H->Name);
+  return heldBodyText(E.Callee);
+}
+
 // Where the callable a held call ran was stored.
-void RematchCheck::noteHeld(const Effect &E, const EffectAnalysis &A) {
+void RematchCheck::noteHeld(const Effect &E, const EffectAnalysis &A,
+                            ASTContext &Ctx) {
   if (!E.Held)
     return;
-  const HeldValue *V = A.heldAt(E.Loc, E.Callee);
-  if (!V || V->At.isInvalid() || !V->In)
+  std::string Place;
+  SourceLocation At;
+  if (const SummaryHeld *H = A.remoteHeldAt(E.Loc, E.ExternalUsr)) {
+    Place = H->PlaceName;
+    At = locationOf(H->StoredAt, Ctx);
+  } else if (const HeldValue *V = A.heldAt(E.Loc, E.Callee); V && V->In) {
+    Place = V->In->getNameAsString();
+    At = V->At;
+  }
+  if (At.isInvalid())
     return;
-  diag(V->At, "%0 holds %1, stored here", DiagnosticIDs::Note)
-      << quoted(V->In->getNameAsString()) << heldCallableText(E.Callee);
+  diag(At, "%0 holds %1, stored here", DiagnosticIDs::Note)
+      << quoted(Place) << heldCallableText(E, A);
 }
 
 void RematchCheck::noteStep(const FunctionDecl *In, const Effect &E) {
@@ -291,7 +310,7 @@ void RematchCheck::noteChain(const EffectChain &Chain, ASTContext &Ctx,
     const ChainStep &Step = Steps[I];
     if (const ChainStep::Here *H = Step.here()) {
       noteStep(H->In, *H->E);
-      noteHeld(*H->E, A);
+      noteHeld(*H->E, A, Ctx);
       continue;
     }
     const SummaryStep &There = *Step.there();

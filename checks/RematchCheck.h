@@ -65,8 +65,10 @@ private:
   void noteChain(const EffectChain &Chain, ASTContext &Ctx,
                  const EffectAnalysis &A);
   // A call that ran one of the callables a value holds: where it was stored.
-  void noteHeld(const Effect &E, const EffectAnalysis &A);
+  void noteHeld(const Effect &E, const EffectAnalysis &A, ASTContext &Ctx);
   static std::string heldText(const Effect &E, const EffectAnalysis &A);
+  static std::string heldCallableText(const Effect &E,
+                                     const EffectAnalysis &A);
 
   const EffectKind Kind;
   const std::string CheckpointFunctions;

@@ -102,6 +102,12 @@ private:
 
   void addTargets(const SummaryCall &C,
                   std::vector<const FunctionFacts *> &Targets) const {
+    if (!C.HeldPlace.empty()) { // what the value holds, not its call operator
+      for (const SummaryHeld &H : Out->heldIn(C.HeldPlace))
+        if (auto It = Facts.find(H.Callable); It != Facts.end())
+          Targets.push_back(It->second);
+      return;
+    }
     auto It = Facts.find(C.Callee);
     if (It != Facts.end())
       Targets.push_back(It->second);
@@ -225,7 +231,7 @@ private:
            TI < Nodes[V].TargetBegin[CI + 1]; ++TI) {
         const FunctionFacts *T = Nodes[V].Targets[TI];
         const unsigned TV = NodeOf.find(T)->second;
-        const bool Override = T->Usr != C.Callee;
+        const bool Override = C.HeldPlace.empty() && T->Usr != C.Callee;
         // By index, re-read each time: T may be F itself and grow.
         for (unsigned I = 0; I < Nodes[TV].Effects.size(); ++I) {
           const SummaryEffect &From = Nodes[TV].Effects[I];

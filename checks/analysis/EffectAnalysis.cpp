@@ -259,74 +259,6 @@ void EffectAnalysis::walk(bool Exporting) {
   remoteHeldSites();
 }
 
-// The callables held values are, each with where it was stored and how many
-// the value may hold.
-std::vector<Callable>
-EffectAnalysis::callablesHeld(llvm::ArrayRef<HeldValue> Values) const {
-  std::vector<Callable> Found;
-  for (const HeldValue &V : Values) {
-    size_t Before = Found.size();
-    collectCallables(V.Value, Known->models(), Found);
-    for (size_t I = Before; I < Found.size(); ++I) {
-      Found[I].StoredIn = V.In;
-      Found[I].StoredAt = V.At;
-    }
-  }
-  for (Callable &C : Found)
-    C.Alternatives = Found.size();
-  return Found;
-}
-
-// What the values handed to checkpoint calls hold, now that every store of
-// the translation unit is known: each callable stored, "may" when there
-// are several.
-void EffectAnalysis::resolveHeldSites() {
-  for (CheckpointSite &Site : Sites)
-    for (const Expr *Arg : Site.HeldArgs) {
-      llvm::SmallVector<HeldValue, 4> Values;
-      Held->valuesOf(Arg, Values);
-      for (Callable &C : callablesHeld(Values)) {
-        C.Arg = Arg;
-        Site.Callables.push_back(std::move(C));
-      }
-      if (Values.empty())
-        if (const NamedDecl *P = HeldCallables::placeOf(Arg))
-          Site.HeldElsewhere.push_back(P);
-    }
-}
-
-// The values this TU stores callables into that a checkpoint call of
-// another TU hands over: a site here without a call, as remoteSites().
-void EffectAnalysis::remoteHeldSites() {
-  if (!External)
-    return;
-  for (const auto &[Place, Stored] : Held->stores()) {
-    if (isa<ParmVarDecl>(Place) || !Place->isExternallyVisible())
-      continue;
-    if (const auto *VD = dyn_cast<VarDecl>(Place); VD && VD->isLocalVarDecl())
-      continue;
-    std::string Usr = usrOf(*Place);
-    if (Usr.empty())
-      continue;
-    std::string Key = checkpointDependency(Usr);
-    UsedExternal.try_emplace(Key, External->hashOf(Key));
-    llvm::ArrayRef<SummaryCheckpoint> Remote = External->checkpointsOf(Usr);
-    if (Remote.empty())
-      continue;
-    llvm::SmallVector<HeldValue, 4> Values;
-    Held->valuesIn(Place, Values);
-    std::vector<Callable> Found = callablesHeld(Values);
-    for (const SummaryCheckpoint &X : Remote) {
-      CheckpointSite Site;
-      Site.RemoteCall = X.Call;
-      Site.EntryPoint = X.EntryPoint;
-      Site.Replays = X.Replays;
-      Site.Callables = Found;
-      Sites.push_back(std::move(Site));
-    }
-  }
-}
-
 // The summaries of everything the sites' callables reach.
 void EffectAnalysis::solve() {
   std::vector<const FunctionDecl *> Roots;
@@ -338,6 +270,22 @@ void EffectAnalysis::solve() {
 }
 
 EffectAnalysis::~EffectAnalysis() = default;
+
+PlainLocation plainLocation(SourceLocation L, const SourceManager &SM) {
+  PlainLocation P;
+  PresumedLoc PL = SM.getPresumedLoc(SM.getExpansionLoc(L));
+  if (PL.isInvalid())
+    return P;
+  llvm::SmallString<256> Path(PL.getFilename());
+  // Relative to the compile command's directory (the file manager's), not
+  // the process's: `rematch -p build` may run anywhere.
+  SM.getFileManager().makeAbsolutePath(Path);
+  llvm::sys::path::remove_dots(Path, true);
+  P.File = std::string(Path);
+  P.Line = PL.getLine();
+  P.Column = PL.getColumn();
+  return P;
+}
 
 // A callable defined here and checkpointed by a call in another TU: a site
 // without a call here, whose findings are reported here, at the effects,
@@ -484,38 +432,6 @@ void EffectAnalysis::addTargets(const CallSite &C,
   }
 }
 
-// A call that runs what its object holds (`fn(x)` on a std::function,
-// `seq->forward(x)`): every callable stored into that object, remembered
-// with where it was stored (heldAt).
-void EffectAnalysis::addHeldTargets(
-    const CallSite &C, std::vector<const FunctionDecl *> &Out) const {
-  llvm::SmallVector<HeldValue, 4> Values;
-  Held->valuesOf(HeldCallables::objectOf(C.Call), Values);
-  std::vector<Callable> Found;
-  for (const HeldValue &V : Values) {
-    Found.clear();
-    collectCallables(V.Value, Known->models(), Found);
-    // The body that runs, even where a model describes calls to it (a
-    // module's forward): the model speaks of a call's arguments, which a
-    // held call does not name.
-    for (const Callable &X : Found)
-      if (const FunctionDecl *Def = X.Body && X.Body->hasBody()
-                                        ? X.Body
-                                        : analysable(X.Body)) {
-        Out.push_back(Def);
-        HeldTargets.try_emplace({C.Loc.getRawEncoding(), Def}, V);
-      }
-  }
-}
-
-const HeldValue *EffectAnalysis::heldAt(SourceLocation Call,
-                                        const FunctionDecl *Target) const {
-  if (HeldTargets.empty())
-    return nullptr;
-  auto It = HeldTargets.find({Call.getRawEncoding(), Target});
-  return It == HeldTargets.end() ? nullptr : &It->second;
-}
-
 // Effect I of a callee, seen at call CI of N: mapped to N's roots, once per
 // key. F is an Effect of a summary of this TU, or a SummaryEffect of another
 // TU's (External; of an override there when OverrideUsr is set). Mapped
@@ -530,7 +446,8 @@ bool EffectAnalysis::SummarySolver::append(
   std::optional<Root> R = mapRoot(F.Target, C);
   // A callable run through a holder: what it captured, or its object (a
   // module held by a Sequential), lives as long as the holder does.
-  bool IsHeld = !External && A.heldAt(C.Loc, Callee);
+  bool IsHeld = A.isHeld(C.Loc, External ? nullptr : Callee,
+                         External ? OverrideUsr : nullptr);
   if (IsHeld && (F.Target.K == Root::Capture || F.Target.K == Root::This))
     R = C.Object.isOutside() ? std::optional<Root>(C.Object) : std::nullopt;
   if (!R)
@@ -598,8 +515,9 @@ bool EffectAnalysis::SummarySolver::appendAt(
   E.CalleeEffect = I;
   E.Called = C.Callee;
   E.ExternalUsr = OverrideUsr;
-  E.Virtual = C.Virtual || F.Virtual || OverrideUsr;
-  E.Held = !External && A.heldAt(C.Loc, Callee);
+  E.Held = A.isHeld(C.Loc, External ? nullptr : Callee,
+                         External ? OverrideUsr : nullptr);
+  E.Virtual = C.Virtual || F.Virtual || (OverrideUsr && !E.Held);
   if (!InPlace)
     S.Effects.push_back(std::move(*Local));
   return true;
@@ -712,6 +630,9 @@ bool EffectAnalysis::SummarySolver::inherit(Node &N, FunctionSummary &S,
     for (const SummaryOverride *O : A.remoteOverrides(C))
       if (const FunctionEffects *Ext = A.External->lookup(O->Override))
         AppendAll(*Ext, &O->Override);
+    for (const SummaryHeld *H : A.remoteHeld(C))
+      if (const FunctionEffects *Ext = A.External->lookup(H->Callable))
+        AppendAll(*Ext, &H->Callable);
   }
   // Own changes through what a call returns, and what the function itself
   // returns an alias of.
@@ -1034,21 +955,6 @@ std::vector<std::string> classAndBases(const CXXRecordDecl *RD) {
   return Out;
 }
 
-PlainLocation plainLocation(SourceLocation L, const SourceManager &SM) {
-  PlainLocation P;
-  PresumedLoc PL = SM.getPresumedLoc(SM.getExpansionLoc(L));
-  if (PL.isInvalid())
-    return P;
-  llvm::SmallString<256> Path(PL.getFilename());
-  // Relative to the compile command's directory (the file manager's), not
-  // the process's: `rematch -p build` may run anywhere.
-  SM.getFileManager().makeAbsolutePath(Path);
-  llvm::sys::path::remove_dots(Path, true);
-  P.File = std::string(Path);
-  P.Line = PL.getLine();
-  P.Column = PL.getColumn();
-  return P;
-}
 
 // The main file as summaries name it (absolute, like every path in them).
 std::string plainMainFile(const SourceManager &SM) {
@@ -1272,9 +1178,15 @@ std::optional<SummaryCall> exportCall(const CallSite &C, PlainLocations &Where,
 }
 } // namespace
 
-void EffectAnalysis::describeFunctions(TUSummary &S) {
+void EffectAnalysis::describeFunctions(
+    TUSummary &S, llvm::ArrayRef<const FunctionDecl *> Seeds) {
   const SourceManager &SM = Ctx.getSourceManager();
-  const CallReacher reach(Definitions, *Known, SM);
+  const CallReacher Reacher(Definitions, *Known, SM);
+  // A call that runs what a shared place holds reaches what any TU stores
+  // there (SummaryCall::HeldPlace).
+  auto reach = [&](const CallSite &C, const FunctionDecl *&Local) {
+    return sharedHeldPlace(C) ? CallReach::External : Reacher(C, Local);
+  };
   std::vector<const FunctionDecl *> Defs;
   std::vector<DirectFacts> Facts;
   llvm::DenseMap<const FunctionDecl *, unsigned> IndexOf;
@@ -1290,6 +1202,8 @@ void EffectAnalysis::describeFunctions(TUSummary &S) {
   for (const FunctionDecl *FD : Definitions)
     if (exportSeed(*FD, SM))
       discover(FD);
+  for (const FunctionDecl *FD : Seeds)
+    discover(FD);
   // Facts grows while its calls are read: by index.
   for (unsigned I = 0; I < Defs.size(); ++I)
     for (unsigned CI = 0; CI < Facts[I].Calls.size(); ++CI) {
@@ -1357,6 +1271,10 @@ void EffectAnalysis::describeFunctions(TUSummary &S) {
            (R == CallReach::Local && !May[IndexOf.find(Local)->second])))
         continue;
       if (std::optional<SummaryCall> X = exportCall(C, Where, Usr)) {
+        if (const NamedDecl *P = sharedHeldPlace(C)) {
+          X->HeldPlace = cachedUsr(P);
+          X->CalleeName = canonicalName(*P);
+        }
         Kept[CI] = Out.Calls.size();
         Out.Calls.push_back(std::move(*X));
       }
@@ -1399,7 +1317,7 @@ TUSummary EffectAnalysis::exportSummary() {
   TUSummary S;
   describeInputs(S);
   describeCheckpoints(S);
-  describeFunctions(S);
+  describeFunctions(S, describeHeld(S));
   for (const VarDecl *VD : ModifiableGlobals) {
     std::string Usr = usrOf(*VD);
     if (!Usr.empty())
@@ -1426,6 +1344,9 @@ TUSummary EffectAnalysis::exportSummary() {
         S.Overrides.push_back(std::move(X));
     }
   }
+  llvm::erase_if(S.Held, [&](const SummaryHeld &H) {
+    return !Listed.contains(H.Callable);
+  });
   // In a fixed order: the map's is the pointers'.
   llvm::sort(S.Overrides, [](const SummaryOverride &A,
                              const SummaryOverride &B) {

@@ -111,6 +111,16 @@ public:
   // the value Target came from, where it was stored.
   const HeldValue *heldAt(SourceLocation Call,
                           const FunctionDecl *Target) const;
+  // The same for a callable another TU stored (Callable: its USR, the
+  // effect's ExternalUsr), or null.
+  const SummaryHeld *remoteHeldAt(SourceLocation Call,
+                                  const std::string *Callable) const;
+  // Whether the effect came through a call that runs a holder.
+  bool isHeld(SourceLocation Call, const FunctionDecl *Target,
+              const std::string *ExternalUsr) const {
+    return ExternalUsr ? remoteHeldAt(Call, ExternalUsr) != nullptr
+                       : heldAt(Call, Target) != nullptr;
+  }
 
 private:
   // The steps of the constructor.
@@ -138,6 +148,13 @@ private:
   const FunctionEffects *externalEffects(const FunctionDecl *FD) const;
   const FunctionEffects *externalOf(const Effect &E) const;
   std::vector<const SummaryOverride *> remoteOverrides(const CallSite &C) const;
+  // A call that runs what a place other TUs can name holds: that place.
+  const NamedDecl *sharedHeldPlace(const CallSite &C) const;
+  // The callables other TUs store into it, remembered for remoteHeldAt.
+  std::vector<const SummaryHeld *> remoteHeld(const CallSite &C) const;
+  // This TU's stores into places other TUs can name (S.Held), and the
+  // bodies stored, whose facts the summary must carry.
+  std::vector<const FunctionDecl *> describeHeld(TUSummary &S) const;
   std::string cachedUsr(const Decl *D) const;
   std::string headerCallableIdentity(const Callable &C) const;
   bool reportedHere(const Callable &C) const;
@@ -146,7 +163,8 @@ private:
   TUSummary exportSummary();
   void describeInputs(TUSummary &S) const;
   void describeCheckpoints(TUSummary &S) const;
-  void describeFunctions(TUSummary &S);
+  void describeFunctions(TUSummary &S,
+                         llvm::ArrayRef<const FunctionDecl *> Seeds);
 
   class SummarySolver; // computeSummaries' state and steps
   void computeSummaries(const std::vector<const FunctionDecl *> &Roots);
@@ -174,6 +192,9 @@ private:
   std::unique_ptr<HeldCallables> Held; // what values holding callables hold
   mutable std::map<std::pair<unsigned, const FunctionDecl *>, HeldValue>
       HeldTargets; // by call location and target
+  mutable std::map<std::pair<unsigned, const std::string *>,
+                   const SummaryHeld *>
+      RemoteHeldTargets; // by call location and the callable's USR
   // Virtual method (canonical) -> the overrides defined in this TU.
   llvm::DenseMap<const FunctionDecl *, std::vector<const FunctionDecl *>>
       Overrides;

@@ -29,6 +29,14 @@ void ExternalSummaries::add(const TUSummary &S) {
         }))
       List.push_back(O);
   }
+  for (const SummaryHeld &H : S.Held) {
+    std::vector<SummaryHeld> &List = Held[H.Place];
+    // A store in a header is in every TU that includes it.
+    if (llvm::none_of(List, [&](const SummaryHeld &Known) {
+          return Known.Callable == H.Callable;
+        }))
+      List.push_back(H);
+  }
   for (const SummaryCheckpoint &C : S.Checkpoints) {
     Checkpoints[C.Usr].push_back(C);
     llvm::StringRef Name = C.Name;
@@ -53,6 +61,11 @@ ExternalSummaries::overridesOf(llvm::StringRef Usr) const {
   return listOf(Overrides, Usr);
 }
 
+llvm::ArrayRef<SummaryHeld>
+ExternalSummaries::heldIn(llvm::StringRef Place) const {
+  return listOf(Held, Place);
+}
+
 llvm::ArrayRef<SummaryCheckpoint>
 ExternalSummaries::checkpointsOf(llvm::StringRef Usr) const {
   return listOf(Checkpoints, Usr);
@@ -68,6 +81,7 @@ constexpr llvm::StringLiteral GlobalKey = "global:";
 constexpr llvm::StringLiteral CheckpointedKey = "checkpointed:";
 constexpr llvm::StringLiteral OverridesKey = "overrides:";
 constexpr llvm::StringLiteral OwnerKey = "owner:";
+constexpr llvm::StringLiteral HeldKey = "held:";
 constexpr char OwnerSeparator = '\x1f';
 
 std::string globalDependency(llvm::StringRef Usr) {
@@ -80,6 +94,10 @@ std::string checkpointDependency(llvm::StringRef Usr) {
 
 std::string overridesDependency(llvm::StringRef Usr) {
   return (OverridesKey + Usr).str();
+}
+
+std::string heldDependency(llvm::StringRef Usr) {
+  return (HeldKey + Usr).str();
 }
 
 std::string ownerDependency(llvm::StringRef Callable,
@@ -112,6 +130,14 @@ std::string ExternalSummaries::hashOf(llvm::StringRef Usr) const {
         K += "\x1f" + C;
       Keys.push_back(std::move(K));
     }
+    return Keys.empty() ? "none" : hashKeys(std::move(Keys));
+  }
+  if (Usr.consume_front(HeldKey)) {
+    std::vector<std::string> Keys;
+    for (const SummaryHeld &H : heldIn(Usr))
+      Keys.push_back(H.Callable + "\x1f" + H.StoredAt.File + ":" +
+                     std::to_string(H.StoredAt.Line) + ":" +
+                     std::to_string(H.StoredAt.Column));
     return Keys.empty() ? "none" : hashKeys(std::move(Keys));
   }
   if (Usr.consume_front(OwnerKey)) {

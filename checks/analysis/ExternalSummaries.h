@@ -50,6 +50,9 @@ public:
   }
   // The overrides, in any TU, of the virtual method with this USR.
   llvm::ArrayRef<SummaryOverride> overridesOf(llvm::StringRef Usr) const;
+  // The callables with effects that any TU stores into the variable or
+  // member with this USR.
+  llvm::ArrayRef<SummaryHeld> heldIn(llvm::StringRef Place) const;
 
   // A sharded run's owner of a callable whose body is in a header: the
   // first file of the whole run (all shards, in command-line order) whose
@@ -71,6 +74,7 @@ private:
   llvm::StringMap<std::vector<SummaryCheckpoint>> Checkpoints;
   llvm::StringSet<> CheckpointedNames;
   llvm::StringMap<std::vector<SummaryOverride>> Overrides; // by method
+  llvm::StringMap<std::vector<SummaryHeld>> Held;          // by place
   llvm::StringMap<std::string> Owners; // header callable -> main file
 };
 
@@ -94,6 +98,9 @@ std::string checkpointDependency(llvm::StringRef Usr);
 // The dependency key of a virtual call on the set of overrides of the
 // method with this USR in the whole program.
 std::string overridesDependency(llvm::StringRef Usr);
+// The dependency key of a call that runs what a value holds on the set of
+// callables the whole program stores into the place with this USR.
+std::string heldDependency(llvm::StringRef Usr);
 
 // The dependency key of the decision whether the TU of MainFile reports the
 // findings in a header callable (reportsIn): "yes" or "no".

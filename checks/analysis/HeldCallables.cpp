@@ -129,6 +129,13 @@ const Expr *HeldCallables::objectOf(const Expr *Call) {
   return nullptr;
 }
 
+bool HeldCallables::isShared(const NamedDecl *Place) {
+  if (!Place || isa<ParmVarDecl>(Place) || !Place->isExternallyVisible())
+    return false;
+  const auto *VD = dyn_cast<VarDecl>(Place);
+  return !VD || !VD->isLocalVarDecl();
+}
+
 const NamedDecl *HeldCallables::placeOf(const Expr *E) {
   for (unsigned Depth = 0; E && Depth < MaxDepth; ++Depth) {
     E = skipWrappers(E);

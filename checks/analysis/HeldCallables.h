@@ -63,6 +63,9 @@ public:
   void valuesOf(const Expr *E, llvm::SmallVectorImpl<HeldValue> &Out) const;
   // The place E names (a variable, a member, a function's result), if any.
   static const NamedDecl *placeOf(const Expr *E);
+  // Whether other translation units can name Place (a global, a member, a
+  // function with external linkage), so that their summaries speak of it.
+  static bool isShared(const NamedDecl *Place);
   // The places something was stored into.
   const llvm::DenseMap<const NamedDecl *, std::vector<HeldValue>> &
   stores() const {

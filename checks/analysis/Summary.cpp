@@ -327,6 +327,12 @@ llvm::Expected<SummaryCall> readCall(Reader &R, const sj::Value &V) {
     C.Virtual = true;
     C.StaticClass = *Class;
   }
+  if ((*O)->get("held")) {
+    auto Place = R.string(**O, "held");
+    if (!Place)
+      return Place.takeError();
+    C.HeldPlace = *Place;
+  }
   return C;
 }
 
@@ -435,6 +441,8 @@ llvm::json::Value callJson(const SummaryCall &C) {
                           {"args", std::move(Args)}};
   if (C.Virtual)
     Call["class"] = C.StaticClass; // written for a virtual call only
+  if (!C.HeldPlace.empty())
+    Call["held"] = C.HeldPlace; // written for a call that runs a holder only
   return Call;
 }
 
@@ -482,6 +490,14 @@ std::string serializeSummary(const TUSummary &S) {
     Overrides.push_back(llvm::json::Object{{"method", O.Method},
                                            {"override", O.Override},
                                            {"classes", O.Classes}});
+  llvm::json::Array Held;
+  for (const SummaryHeld &H : S.Held)
+    Held.push_back(llvm::json::Object{{"place", H.Place},
+                                      {"place_name", H.PlaceName},
+                                      {"callable", H.Callable},
+                                      {"name", H.Name},
+                                      {"lambda", H.Lambda},
+                                      {"stored_at", toJson(H.StoredAt)}});
   llvm::json::Object Root{
       {"format", "rematch-summary"},
       {"version", S.Version},
@@ -495,6 +511,7 @@ std::string serializeSummary(const TUSummary &S) {
       {"checkpoint_sites", S.CheckpointSites},
       {"checkpoints", std::move(Checkpoints)},
       {"overrides", std::move(Overrides)},
+      {"held", std::move(Held)},
       {"header_callables", S.HeaderCallables},
       {"dependencies", std::move(Deps)},
       {"writer", S.Writer}};
@@ -660,6 +677,37 @@ llvm::Expected<TUSummary> parseSummary(llvm::StringRef Text,
     if (llvm::Error E = R.strings(**OO, "classes", X.Classes))
       return std::move(E);
     S.Overrides.push_back(std::move(X));
+  }
+  auto Held = R.array(O, "held");
+  if (!Held)
+    return Held.takeError();
+  for (const sj::Value &V : **Held) {
+    auto HO = R.object(V, "held callable");
+    if (!HO)
+      return HO.takeError();
+    SummaryHeld X;
+    for (auto [Key, Field] :
+         {std::pair<const char *, std::string *>{"place", &X.Place},
+          {"place_name", &X.PlaceName},
+          {"callable", &X.Callable},
+          {"name", &X.Name}}) {
+      auto Value = R.string(**HO, Key);
+      if (!Value)
+        return Value.takeError();
+      *Field = *Value;
+    }
+    std::optional<bool> Lambda = (*HO)->getBoolean("lambda");
+    if (!Lambda)
+      return R.error("a held callable has no 'lambda'");
+    X.Lambda = *Lambda;
+    const sj::Value *At = (*HO)->get("stored_at");
+    if (!At)
+      return R.error("a held callable has no 'stored_at'");
+    auto Loc = R.location(*At);
+    if (!Loc)
+      return Loc.takeError();
+    X.StoredAt = *Loc;
+    S.Held.push_back(std::move(X));
   }
   if (llvm::Error E = R.strings(O, "globals_written", S.GlobalsWritten))
     return std::move(E);

@@ -20,10 +20,14 @@
 #include <string>
 #include <vector>
 
+namespace clang {
+class SourceManager;
+} // namespace clang
+
 namespace clang::tidy::rematch {
 
 // Bumped whenever the format or its meaning changes: older files are stale.
-inline constexpr int SummaryFormatVersion = 8;
+inline constexpr int SummaryFormatVersion = 9;
 
 struct PlainLocation {
   std::string File;
@@ -89,6 +93,10 @@ struct SummaryCall {
   bool Virtual = false;
   std::string StaticClass; // a virtual call: USR of the object's class (may
                            // be empty: any class)
+  // A call that runs what a value holds (`act_(x)` on a std::function
+  // member, `seq_->forward(x)`): the USR of that variable or member, whose
+  // callables the summaries list (SummaryHeld). Empty otherwise.
+  std::string HeldPlace;
 };
 
 // What a function does by itself: its own effects (each with a one-step
@@ -124,6 +132,18 @@ struct SummaryOverride {
   std::vector<std::string> Classes; // its class and all the class's bases
 };
 
+// A callable this TU stores into a variable or member that other TUs can
+// name (HeldCallables.h): a call there that runs what the place holds may
+// run it.
+struct SummaryHeld {
+  std::string Place;     // USR of the variable or member
+  std::string PlaceName; // its name, for messages ('act_')
+  std::string Callable;  // USR of the body that runs
+  std::string Name;      // qualified name of that body, for messages
+  bool Lambda = false;   // the body is a lambda's
+  PlainLocation StoredAt;
+};
+
 struct TUSummary {
   int Version = SummaryFormatVersion;
   std::string MainFile;       // absolute path
@@ -142,6 +162,7 @@ struct TUSummary {
   unsigned CheckpointSites = 0;
   std::vector<SummaryCheckpoint> Checkpoints; // of callables defined elsewhere
   std::vector<SummaryOverride> Overrides;
+  std::vector<SummaryHeld> Held; // those with effects, by place
   // The callables this TU's checkpoint calls run whose bodies are in a
   // header (callableIdentity): every TU that runs one finds the same effects
   // in it, and a sharded run lets one of them report them (ownerDependency).
@@ -154,6 +175,10 @@ struct TUSummary {
   std::vector<std::pair<std::string, std::string>> Dependencies;
   std::string Writer;
 };
+
+// L as summaries write it: the file of its expansion, absolute, with its
+// presumed line and column (a default PlainLocation when L is invalid).
+PlainLocation plainLocation(SourceLocation L, const SourceManager &SM);
 
 // The hash every summary and dependency is written with: 16 hex digits of
 // xxh3 over Text.

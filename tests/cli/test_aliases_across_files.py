@@ -2,8 +2,9 @@
 """Aliases across translation units, with whole-program summaries: what a
 function in another file returns an alias of (and what a chain of them
 does), aliases passed to a function in another file, writes through an
-alias inside another file, and a virtual call made inside a helper that
-another file checkpoints.
+alias inside another file, a virtual call made inside a helper that
+another file checkpoints, and callables stored into a value in one file
+and checkpointed or run in another.
 
 Usage: test_aliases_across_files.py --rematch <rematch> [unittest arguments]
 Standard library only.
@@ -270,6 +271,147 @@ float step(rematch::Segment &seg, Trainer &t) {
                             "-std=c++17"], cwd=self.dir, capture_output=True,
                            text=True, timeout=300)
         self.assertEqual(json.loads(p.stdout)["findings"], [])
+
+    # -- calls that run what another file stored into a value -------------
+
+    HELD_CALLS = {
+        "model.h": PRELUDE + """\
+#include <functional>
+struct Model {
+  std::function<float(float)> act_;
+  std::function<float(float)> pure_;
+  Model();
+  float run(float x);
+};
+""",
+        "model.cpp": """\
+#include "model.h"
+int g_steps = 0;
+Model::Model() : act_([](float x) { ++g_steps; return x; }),
+                 pure_([](float x) { return 2 * x; }) {}
+""",
+        "helper.cpp": """\
+#include "model.h"
+float Model::run(float x) { return act_(x); }
+""",
+        "main.cpp": """\
+#include "model.h"
+float step(rematch::Segment &seg, Model &m, float x) {
+  return seg.forward([&] { return m.run(x); });
+}
+float direct(rematch::Segment &seg, Model &m, float x) {
+  return seg.forward([&] { return m.act_(x); });
+}
+float calm(rematch::Segment &seg, Model &m, float x) {
+  return seg.forward([&] { return m.pure_(x); });
+}
+""",
+    }
+    HELD_FILES = ["model.cpp", "helper.cpp", "main.cpp"]
+
+    def test_calls_run_what_another_file_stored(self):
+        self.write(self.HELD_CALLS)
+        for order in (self.HELD_FILES, list(reversed(self.HELD_FILES))):
+            found = self.run_rematch(order)
+            got = {(f["check"], f["file"], f["line"]): f for f in found}
+            self.assertEqual(sorted(got), [
+                ("rematch-counter-update", "main.cpp", 3),
+                ("rematch-counter-update", "main.cpp", 6)], (order, found))
+            # Two files: the value is run in main.cpp, filled in model.cpp.
+            direct = got[("rematch-counter-update", "main.cpp", 6)]
+            self.assertIn("calls 'act_', which may run a lambda it holds "
+                          "that increments 'g_steps'", direct["message"])
+            self.assertIn(("model.cpp", 3, "'act_' holds a lambda, stored "
+                           "here"), [(n["file"], n["line"], n["message"])
+                                     for n in direct["notes"]])
+            # Three files: a helper runs it, main.cpp checkpoints the helper.
+            helper = got[("rematch-counter-update", "main.cpp", 3)]
+            self.assertIn("calls 'Model::run', which increments 'g_steps'",
+                          helper["message"])
+            notes = [(n["file"], n["line"]) for n in helper["notes"]]
+            self.assertIn(("helper.cpp", 2), notes)
+            self.assertIn(("model.cpp", 3), notes)
+
+    def test_alone_a_held_call_guesses_nothing(self):
+        self.write(self.HELD_CALLS)
+        p = subprocess.run([TOOLS.rematch, "--format=json", "main.cpp", "--",
+                            "-std=c++17"], cwd=self.dir, capture_output=True,
+                           text=True, timeout=300)
+        self.assertEqual(json.loads(p.stdout)["findings"], [])
+
+    def test_editing_the_stored_callable_reaches_its_callers(self):
+        self.write(self.HELD_CALLS)
+        self.assertEqual(len(self.run_rematch(self.HELD_FILES)), 2)
+        path = os.path.join(self.dir, "model.cpp")
+        with open(path) as f:
+            text = f.read()
+        with open(path, "w") as f:
+            f.write(text.replace("++g_steps; ", ""))
+        self.assertEqual(self.run_rematch(self.HELD_FILES), [])
+        with open(path, "w") as f:
+            f.write(text.replace("++g_steps; ", "std::puts(\"s\"); ")
+                    .replace('#include "model.h"',
+                             '#include "model.h"\n#include <cstdio>'))
+        found = self.run_rematch(self.HELD_FILES)
+        self.assertEqual(sorted((f["check"], f["line"]) for f in found),
+                         [("rematch-logging", 3), ("rematch-logging", 6)])
+
+    TORCH = "/usr/include/torch/csrc/api/include"
+
+    @unittest.skipUnless(os.path.exists(TORCH + "/torch/torch.h"),
+                         "libtorch headers")
+    def test_sequential_filled_in_another_file(self):
+        self.write({
+            "net.h": """\
+#include <torch/torch.h>
+namespace nn {
+template <class Fn> torch::Tensor checkpoint(Fn f, const torch::Tensor &x) { return f(x); }
+}
+extern int g_steps;
+struct CountImpl : torch::nn::Module { torch::Tensor forward(torch::Tensor x); };
+TORCH_MODULE(Count);
+struct BlockImpl : torch::nn::Module {
+  torch::nn::Sequential seq_{nullptr}, quiet_{nullptr};
+  BlockImpl();
+  torch::Tensor forward(torch::Tensor x);
+  torch::Tensor calm(torch::Tensor x);
+};
+""",
+            "block.cpp": """\
+#include "net.h"
+int g_steps = 0;
+torch::Tensor CountImpl::forward(torch::Tensor x) { ++g_steps; return x; }
+BlockImpl::BlockImpl() {
+  seq_ = register_module("seq", torch::nn::Sequential(torch::nn::Linear(4, 4), Count()));
+  quiet_ = register_module("quiet", torch::nn::Sequential(torch::nn::Linear(4, 4), torch::nn::ReLU()));
+}
+""",
+            "run.cpp": """\
+#include "net.h"
+torch::Tensor BlockImpl::forward(torch::Tensor x) {
+  return nn::checkpoint([this](const torch::Tensor &in) { return seq_->forward(in); }, x);
+}
+torch::Tensor BlockImpl::calm(torch::Tensor x) {
+  return nn::checkpoint([this](const torch::Tensor &in) { return quiet_->forward(in); }, x);
+}
+""",
+            ".rematch.yaml": "CheckpointFunctions: [nn::checkpoint]\n",
+        })
+        cmd = [TOOLS.rematch, "--format=json", "-j", "1",
+               "--summaries-dir=" + os.path.join(self.dir, "sums"),
+               "block.cpp", "run.cpp", "--", "-std=c++17", "-I" + self.TORCH]
+        p = subprocess.run(cmd, cwd=self.dir, capture_output=True, text=True,
+                           timeout=600)
+        self.assertEqual(p.returncode, 1, p.stderr)
+        found = json.loads(p.stdout)["findings"]
+        self.assertEqual([(f["check"], f["file"], f["line"]) for f in found],
+                         [("rematch-counter-update", "run.cpp", 3)])
+        self.assertIn("calls 'seq_', which may run 'CountImpl::forward' it "
+                      "holds that increments 'g_steps'", found[0]["message"])
+        notes = {(n["file"], n["line"]): n["message"]
+                 for n in found[0]["notes"]}
+        self.assertEqual(notes[("block.cpp", 5)],
+                         "'seq_' holds 'CountImpl::forward', stored here")
 
 
 def main():

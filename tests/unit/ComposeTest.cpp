@@ -1,6 +1,7 @@
 //===--- ComposeTest.cpp - composing the summaries without an AST ---------===//
 
 #include "Compose.h"
+#include "ExternalSummaries.h"
 #include "gtest/gtest.h"
 
 using namespace clang::tidy::rematch;
@@ -111,6 +112,47 @@ TEST(Compose, VirtualCallsRunOverridesOfTheStaticClassOnly) {
   ASSERT_EQ(FA->Effects.size(), 1u);
   EXPECT_EQ(FA->Effects[0].Kind, EffectKind::Logging);
   EXPECT_TRUE(FA->Effects[0].Virtual);
+}
+
+// `act_(x)` in a.cpp runs what any file stores into the member act_: the
+// callables b.cpp lists for that place, not the call operator's callee,
+// and not those stored into another place.
+TEST(Compose, HeldCallsRunWhatAnyFileStoresIntoThePlace) {
+  TUSummary A, B;
+  SummaryCall H = call("std::function::operator()", at("a.cpp", 1), This);
+  H.HeldPlace = "Model::act_";
+  A.Functions.push_back(fn("a", {}, {H}));
+  B.Functions.push_back(
+      fn("lambda#1", {own(EffectKind::CounterUpdate, Static, "g_steps",
+                          "lambda", at("b.cpp", 3))}));
+  B.Functions.push_back(
+      fn("lambda#2", {own(EffectKind::Io, Root::of(Root::Unconditional),
+                          "fopen", "lambda", at("b.cpp", 4))}));
+  B.Functions.push_back(
+      fn("std::function::operator()",
+         {own(EffectKind::Logging, Root::of(Root::Unconditional), "puts",
+              "operator()", at("b.cpp", 5))}));
+  SummaryHeld Held;
+  Held.Place = "Model::act_";
+  Held.PlaceName = "act_";
+  Held.Callable = "lambda#1";
+  Held.Lambda = true;
+  Held.StoredAt = at("b.cpp", 3);
+  B.Held.push_back(Held);
+  Held.Place = "Model::other_";
+  Held.Callable = "lambda#2";
+  B.Held.push_back(Held);
+  auto All = composeSummaries({&A, &B});
+  const FunctionEffects *FA = All->lookup("a");
+  ASSERT_NE(FA, nullptr);
+  ASSERT_EQ(FA->Effects.size(), 1u);
+  EXPECT_EQ(FA->Effects[0].Kind, EffectKind::CounterUpdate);
+  EXPECT_FALSE(FA->Effects[0].Virtual);
+  ASSERT_EQ(FA->Effects[0].Chain.size(), 2u);
+  EXPECT_EQ(FA->Effects[0].Chain[1].Loc.File, "b.cpp");
+  EXPECT_EQ(All->heldIn("Model::act_").size(), 1u);
+  EXPECT_NE(All->hashOf(heldDependency("Model::act_")), "none");
+  EXPECT_EQ(All->hashOf(heldDependency("Model::unknown_")), "none");
 }
 
 TEST(Compose, ReadOfAGlobalItsCallChangesIsPartOfTheChange) {

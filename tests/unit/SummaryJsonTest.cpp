@@ -73,6 +73,18 @@ TEST(SummaryJsonTest, SummaryRoundTrip) {
   S.Functions.push_back({"c:@F@f#", "f", {}, {}});
   S.HeaderCallables.push_back("function:c:@F@g#");
   S.Dependencies.emplace_back("owner:x\x1f/p/a.cpp", "yes");
+  SummaryHeld H;
+  H.Place = "c:@S@Model@FI@act_";
+  H.PlaceName = "act_";
+  H.Callable = "c:a.cpp@1@F@lambda";
+  H.Name = "Model::Model()::(lambda)::operator()";
+  H.Lambda = true;
+  H.StoredAt = {"/p/a.cpp", 3, 18};
+  S.Held.push_back(H);
+  S.Functions[0].Calls.push_back({});
+  S.Functions[0].Calls[0].Loc = {"/p/a.cpp", 2, 1};
+  S.Functions[0].Calls[0].Callee = "c:@N@std@function";
+  S.Functions[0].Calls[0].HeldPlace = H.Place;
   std::string Text = serializeSummary(S);
   llvm::Expected<TUSummary> Back = parseSummary(Text, "a.json");
   ASSERT_TRUE(bool(Back)) << llvm::toString(Back.takeError());
@@ -80,6 +92,11 @@ TEST(SummaryJsonTest, SummaryRoundTrip) {
   EXPECT_EQ(Back->MainFile, S.MainFile);
   EXPECT_EQ(Back->HeaderCallables, S.HeaderCallables);
   EXPECT_EQ(Back->Dependencies, S.Dependencies);
+  ASSERT_EQ(Back->Held.size(), 1u);
+  EXPECT_EQ(Back->Held[0].Callable, H.Callable);
+  EXPECT_TRUE(Back->Held[0].Lambda);
+  EXPECT_EQ(Back->Held[0].StoredAt.Column, 18u);
+  EXPECT_EQ(Back->Functions.at(0).Calls.at(0).HeldPlace, H.Place);
 }
 
 // What aliases add: a function's returns, effects through what a call

@@ -1206,8 +1206,8 @@ private:
     C.Loc = loc(L);
     C.Virtual = Virtual;
     if (const auto *MD = dyn_cast<CXXMethodDecl>(&Callee);
-        Obj && !Arrow && MD && !MD->isConst() && !MD->isStatic())
-      markMutatedBy(Obj, C.Loc, 0);
+        Obj && MD && !MD->isConst() && !MD->isStatic())
+      markMutatedBy(objectPath(Obj, Arrow), C.Loc, 0);
     // The roots of the object and the arguments are known once the body's
     // aliases are (flushAliases).
     PendingCall P;
@@ -1412,6 +1412,21 @@ private:
       else
         break;
     }
+  }
+
+  // What names the object of a member call: Obj, or the pointer it is
+  // reached through (`p->f()`, `sp->f()`, `(*p).f()`). Reading that pointer
+  // takes an alias the call may change: the read is part of the change.
+  static const Expr *objectPath(const Expr *Obj, bool Arrow) {
+    const Expr *E = Obj->IgnoreParenImpCasts();
+    const auto *OC = dyn_cast<CXXOperatorCallExpr>(E);
+    if (OC && OC->getNumArgs() == 1 &&
+        OC->getOperator() == (Arrow ? OO_Arrow : OO_Star))
+      return OC->getArg(0);
+    if (Arrow)
+      return Obj;
+    const auto *UO = dyn_cast<UnaryOperator>(E);
+    return UO && UO->getOpcode() == UO_Deref ? UO->getSubExpr() : Obj;
   }
 
   // The objects along Obj's path (g in g.a[i]) are what a non-const member

@@ -83,6 +83,31 @@ void global_pointer(rematch::Segment &seg, float x) {
   });
 }
 
+// A method that changes its object, called through a global pointer, a
+// smart pointer or a dereference: the read of the pointer is part of that
+// change, one finding. A const method, or one that changes something else,
+// leaves the read its own.
+struct Meter {
+  int ticks = 0;
+  void tick() { ++ticks; }
+  int peek() const { return ticks; }
+  void elsewhere() { ++g_count; }
+};
+Meter *g_meter = new Meter;
+std::unique_ptr<Meter> g_owned;
+std::shared_ptr<Meter> g_shared_meter;
+void methods_through_pointers(rematch::Segment &seg) {
+  seg.forward([] {
+    g_meter->tick(); // expect: rematch-counter-update {{calls 'Meter::tick', which increments 'ticks'}}
+    g_owned->tick(); // expect: rematch-counter-update {{calls 'Meter::tick'}}
+    (*g_owned).tick(); // expect: rematch-counter-update {{calls 'Meter::tick'}}
+    g_shared_meter->tick(); // expect: rematch-counter-update {{calls 'Meter::tick'}}
+    int n = g_meter->peek(); // expect: rematch-global-read {{reads mutable global 'g_meter'}}
+    g_owned->elsewhere(); // expect: rematch-counter-update {{increments 'g_count'}}, rematch-global-read {{reads mutable global 'g_owned'}}
+    return n;
+  });
+}
+
 // Captured by reference, a member through `this`, a pointer parameter of
 // the checkpointed callable (an input).
 struct Layer {

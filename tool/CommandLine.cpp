@@ -27,6 +27,11 @@ OPTIONS:
                                   .rematch-cache in its directory)
   --no-summaries                  analyse each file alone: no summaries, no
                                   chain that crosses files
+  --preamble-cache-size=<MiB>     keep precompiled preambles (the leading
+                                  #include block of a file analysed again,
+                                  <torch/torch.h> and the like) beside the
+                                  summaries, up to <MiB> (default 4096; 0:
+                                  none)
   --summaries-only                write the summaries of the files (of this
                                   --shard) and report nothing: phase one of a
                                   CI matrix
@@ -185,6 +190,11 @@ parseCommandLine(const std::vector<std::string> &Args) {
         E = usageError("--timeout-per-file needs a positive number of "
                        "seconds, not '" +
                        Number + "'");
+    } else if (Name == "preamble-cache-size") {
+      if (!(E = Take(Number)) &&
+          llvm::StringRef(Number).getAsInteger(10, O.PreambleCacheMiB))
+        E = usageError("option 'preamble-cache-size' needs a number of MiB, "
+                       "not '" + Number + "'");
     } else if (Name == "memory-per-file") {
       if (!(E = Take(Number)))
         E = parsePositive("memory-per-file", Number, O.MemoryPerFile);

@@ -44,6 +44,9 @@ struct CliOptions {
   unsigned ShardCount = 1;
   double TimeoutPerFile = 0;  // --timeout-per-file, seconds; 0: none
   unsigned MemoryPerFile = 0; // --memory-per-file, MiB; 0: none
+  // --preamble-cache-size: MiB of precompiled preambles kept beside the
+  // summaries (Preamble.h); 0: none built or used.
+  unsigned PreambleCacheMiB = 4096;
   bool Fix = false;
   bool ListChecks = false;
   bool Help = false;

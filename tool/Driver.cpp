@@ -8,6 +8,7 @@
 #include "Output.h"
 #include "RematchCheck.h"
 #include "RematchOptions.h"
+#include "Preamble.h"
 #include "Scheduler.h"
 #include "Summaries.h"
 #include "clang-tidy/ClangTidy.h"
@@ -193,16 +194,70 @@ void resolvePaths(ClangTidyError &E) {
   E.Message.Fix = std::move(Fix);
 }
 
+// A location in the header a preamble was compiled from (a macro defined in
+// the file's leading block) is the same offset in the file itself.
+void moveIntoFile(ClangTidyError &E, llvm::StringRef Header,
+                  llvm::StringRef File) {
+  llvm::SmallString<256> Abs(File);
+  llvm::sys::fs::make_absolute(Abs);
+  auto Move = [&](std::string &Path) {
+    if (Path == Header)
+      Path = std::string(Abs);
+  };
+  Move(E.Message.FilePath);
+  for (tooling::DiagnosticMessage &N : E.Notes)
+    Move(N.FilePath);
+  llvm::StringMap<tooling::Replacements> Fix;
+  for (const auto &FileFix : E.Message.Fix)
+    for (const tooling::Replacement &R : FileFix.second) {
+      std::string Path = R.getFilePath().str();
+      Move(Path);
+      llvm::consumeError(Fix[Path].add(tooling::Replacement(
+          Path, R.getOffset(), R.getLength(), R.getReplacementText())));
+    }
+  E.Message.Fix = std::move(Fix);
+}
+
 class Analyzer {
 public:
   Analyzer(const CliOptions &O, const tooling::CompilationDatabase &DB,
-           SourceCache &Src, const PathNamer &Names)
-      : O(O), DB(DB), Src(Src), Names(Names) {}
+           SourceCache &Src, const PathNamer &Names,
+           PreambleCache *Preambles = nullptr)
+      : O(O), DB(DB), Src(Src), Names(Names), Preambles(Preambles) {}
 
   // One file, with what the checks get from this program for it (the
-  // summaries of the others, where its own goes).
+  // summaries of the others, where its own goes), through a precompiled
+  // preamble when the cache has one; a parse that fails with it is done
+  // again without.
   FileOutcome analyse(const std::string &File,
                       clang::tidy::rematch::AnalysisHost Host = {}) {
+    PreambleUse Pre;
+    if (Preambles)
+      if (std::vector<tooling::CompileCommand> Cmds =
+              DB.getCompileCommands(File);
+          !Cmds.empty())
+        Pre = Preambles->prepare(Cmds.front(), baseArgs());
+    if (Pre.Args.empty())
+      return analyseWith(File, Host, Pre);
+    FileOutcome Out = analyseWith(File, Host, Pre);
+    if (Out.Status.Status != FileStatus::State::Failed)
+      return Out;
+    Preambles->drop(Pre);
+    return analyseWith(File, Host, PreambleUse());
+  }
+
+private:
+  // What goes after the compiler's name in every parse: see analyseWith.
+  std::vector<std::string> baseArgs() const {
+    std::vector<std::string> Args{"-fno-caret-diagnostics", "-w"};
+    if (!O.BuildPath.empty() && O.CompileArgs)
+      Args.insert(Args.end(), O.CompileArgs->begin(), O.CompileArgs->end());
+    return Args;
+  }
+
+  FileOutcome analyseWith(const std::string &File,
+                          clang::tidy::rematch::AnalysisHost Host,
+                          const PreambleUse &Pre) {
     FileOutcome Out;
     Out.Status.File = File;
 
@@ -223,12 +278,10 @@ public:
     // error that would fail the file.
     // Inserted right after the compiler name: a database command may end
     // with `-- file`, after which anything appended would be an input.
-    Opts.ExtraArgsBefore =
-        std::vector<std::string>{"-fno-caret-diagnostics", "-w"};
-    if (!O.BuildPath.empty() && O.CompileArgs)
-      Opts.ExtraArgsBefore->insert(Opts.ExtraArgsBefore->end(),
-                                   O.CompileArgs->begin(),
-                                   O.CompileArgs->end());
+    Opts.ExtraArgsBefore = baseArgs();
+    Opts.ExtraArgsBefore->insert(Opts.ExtraArgsBefore->end(), Pre.Args.begin(),
+                                 Pre.Args.end());
+    Host.PreambleInputs = Pre.Inputs;
     ClangTidyContext Context(std::make_unique<DefaultOptionsProvider>(
         ClangTidyGlobalOptions(), Opts));
 
@@ -250,6 +303,8 @@ public:
     GlobList AsErrors(O.WarningsAsErrors);
     for (ClangTidyError &E : Errors) {
       resolvePaths(E);
+      if (!Pre.Header.empty())
+        moveIntoFile(E, Pre.Header, File);
       llvm::StringRef Check = E.DiagnosticName;
       if (!Check.starts_with("rematch-")) {
         if (E.DiagLevel == ClangTidyError::Error) {
@@ -285,11 +340,11 @@ public:
     return Out;
   }
 
-private:
   const CliOptions &O;
   const tooling::CompilationDatabase &DB;
   SourceCache &Src;
   const PathNamer &Names;
+  PreambleCache *Preambles;
 };
 
 // Applies the fix-its file by file; overlapping ones are skipped.
@@ -690,8 +745,16 @@ int runRematch(const CliOptions &O, llvm::raw_ostream &Err) {
     R.SummariesCache = Summaries->value().Dir;
   FileSet Files = collectFiles(O, *DB, Names, R);
 
-  // Step 4, the analysis: file by file, or over the summaries.
-  Analyzer A(O, SharedDB, Src, Names);
+  // Step 4, the analysis: file by file, or over the summaries, with the
+  // preambles kept beside the summaries.
+  // Beside, not inside, the summaries' directory, which CI jobs copy whole.
+  // A --summaries-only run (phase one of a CI matrix) parses each file once
+  // and keeps none.
+  std::optional<PreambleCache> Preambles;
+  if (*Summaries && O.PreambleCacheMiB > 0 && !O.SummariesOnly)
+    Preambles.emplace(Summaries->value().Dir + ".preambles",
+                      uint64_t(O.PreambleCacheMiB) << 20);
+  Analyzer A(O, SharedDB, Src, Names, Preambles ? &*Preambles : nullptr);
   std::optional<std::vector<FileOutcome>> Outcomes =
       analyseAll(O, *Summaries, A, Files, SharedDB, Err);
   if (!Outcomes)

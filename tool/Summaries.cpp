@@ -206,8 +206,6 @@ void SummaryStore::assignOwners(ExternalSummaries &To,
   }
 }
 
-namespace {
-
 // Writes Text to a temporary file of a name no other writer uses (runs in
 // other processes or threads write the same summary at the same time), then
 // renames it over Path: a reader sees the old file or the new one, never a
@@ -235,8 +233,6 @@ std::error_code writeAtomically(llvm::StringRef Path, llvm::StringRef Text) {
     llvm::sys::fs::remove(Temp);
   return EC;
 }
-
-} // namespace
 
 void SummaryStore::store(TUSummary S, llvm::StringRef CommandHash,
                          llvm::raw_ostream &Err) {

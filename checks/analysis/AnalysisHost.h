@@ -19,6 +19,9 @@
 
 #include "ExternalSummaries.h"
 #include <memory>
+#include <string>
+#include <utility>
+#include <vector>
 
 namespace clang::tidy::rematch {
 
@@ -33,6 +36,9 @@ struct AnalysisHost {
   // translation unit's root: they need no other match, and the traversal
   // would visit every node a second time for nothing.
   bool RematchChecksOnly = false;
+  // The files a precompiled preamble the parse uses has read (true: a
+  // system header): the parse itself does not list them among its inputs.
+  std::vector<std::pair<std::string, bool>> PreambleInputs;
 };
 
 // Installs Host for the current thread until destroyed (nesting restores

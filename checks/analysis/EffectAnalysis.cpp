@@ -1040,6 +1040,15 @@ void EffectAnalysis::describeInputs(TUSummary &S) const {
     else
       S.Inputs.emplace_back(std::string(Path), std::string());
   }
+  // What a precompiled preamble read (tool/Preamble.h): loaded from it, so
+  // not among the entries above.
+  if (const AnalysisHost *Host = currentAnalysisHost())
+    for (const auto &[Path, System] : Host->PreambleInputs) {
+      if (System)
+        S.SystemInputs.push_back(Path);
+      else
+        S.Inputs.emplace_back(Path, std::string());
+    }
   // The project's models the effects came from and the configuration
   // (entry points, function lists): a change to either makes the summary
   // stale like a changed header. The built-in models are the same for every

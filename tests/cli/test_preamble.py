@@ -1,0 +1,250 @@
+#!/usr/bin/env python3
+"""Precompiled preambles (tool/Preamble.h): a file analysed again with the
+same leading #include block is parsed with a precompiled header of that
+block, and reports exactly what a fresh parse reports. Never stale: an
+edited header, other flags, another compiler, a damaged entry. Bounded: the
+least recently used entries go beyond --preamble-cache-size.
+
+Usage: test_preamble.py --rematch <rematch> --root <source dir>
+                        [unittest arguments]
+Standard library only.
+"""
+
+import argparse
+import glob
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import unittest
+
+TOOLS = argparse.Namespace()
+
+PRELUDE = """\
+#pragma once
+namespace rematch { struct Segment { template <class F> decltype(auto) forward([[clang::annotate("rematch::recomputed")]] F&& f) { return f(); } }; }
+"""
+
+
+def run(args, cwd, timeout=600):
+    p = subprocess.run([TOOLS.rematch, "--format=json"] + args, cwd=cwd,
+                       capture_output=True, text=True, timeout=timeout)
+    return p.returncode, json.loads(p.stdout)["findings"], p.stderr
+
+
+def findings_key(found):
+    return [(f["check"], f["file"], f["line"], f["column"], f["message"],
+             [(n["file"], n["line"], n["column"], n["message"])
+              for n in f["notes"]]) for f in found]
+
+
+class Corpus(unittest.TestCase):
+    """Every file of the check corpus: the same report from a fresh parse,
+    from the run that builds the preamble and from one that reuses it."""
+
+    def test_every_corpus_file_reports_the_same(self):
+        sys.path.insert(0, os.path.join(TOOLS.root, "tests", "checks"))
+        import run_check_test as rct
+        inputs = os.path.join(TOOLS.root, "tests", "checks", "Inputs")
+        files = sorted(glob.glob(os.path.join(TOOLS.root, "tests", "checks",
+                                              "*.cpp")) +
+                       glob.glob(os.path.join(TOOLS.root, "tests", "checks",
+                                              "*", "*.cpp")))
+        used = 0
+        for path in files:
+            with open(path, encoding="utf-8") as f:
+                exp = rct.parse_annotations(f.read())
+            if any(not os.path.exists(p) for p in exp.requires):
+                continue
+            with tempfile.TemporaryDirectory() as d, \
+                    self.subTest(file=os.path.relpath(path, TOOLS.root)):
+                args = ["--summaries-dir=" + os.path.join(d, "cache")]
+                if "CheckpointFunctions" in exp.options:
+                    args.append("--checkpoint-functions=" +
+                                exp.options["CheckpointFunctions"])
+                config = rct.write_config(exp, d)
+                if config:
+                    args.append("--config-file=" + config)
+                args += [path, "--"] + rct.COMPILE_ARGS + exp.args + [
+                    "-isystem", inputs]
+                reports = [run(args, d) for _ in range(3)]
+                fresh = reports[0]
+                for rc, found, err in reports[1:]:
+                    self.assertEqual(rc, fresh[0], err)
+                    self.assertEqual(findings_key(found),
+                                     findings_key(fresh[1]))
+                if glob.glob(os.path.join(d, "cache.preambles", "*.deps")):
+                    used += 1
+        # Nearly every corpus file starts with #include lines.
+        self.assertGreater(used, 20)
+
+
+class Project(unittest.TestCase):
+    def setUp(self):
+        self._tmp = tempfile.TemporaryDirectory()
+        self.dir = self._tmp.name
+        self.write("prelude.h", PRELUDE)
+        self.write("effect.h", "#pragma once\nint g_steps = 0;\n"
+                   "inline void effect() { ++g_steps; }\n")
+        self.write("main.cpp", '#include "prelude.h"\n#include "effect.h"\n\n'
+                   "void step(rematch::Segment &seg) {\n"
+                   "  seg.forward([] { effect(); return 0; });\n}\n")
+
+    def tearDown(self):
+        self._tmp.cleanup()
+
+    def write(self, name, text):
+        with open(os.path.join(self.dir, name), "w") as f:
+            f.write(text)
+
+    def preambles(self, ext):
+        return sorted(glob.glob(os.path.join(self.dir, "cache.preambles",
+                                             "*" + ext)))
+
+    def analyse(self, *flags, extra=()):
+        rc, found, err = run(["--summaries-dir=cache", *extra, "main.cpp",
+                              "--", "-std=c++17", *flags], self.dir)
+        self.assertIn(rc, (0, 1), err)
+        return sorted((f["check"], f["line"]) for f in found)
+
+    def test_built_on_the_second_run_and_reused(self):
+        self.assertEqual(self.analyse(), [("rematch-counter-update", 5)])
+        self.assertEqual(self.preambles(".pch"), [])  # a first run only parses
+        self.assertEqual(self.analyse(), [("rematch-counter-update", 5)])
+        [pch] = self.preambles(".pch")
+        # The body edited: the entry is reused, the findings follow the body.
+        self.write("main.cpp", '#include "prelude.h"\n#include "effect.h"\n\n'
+                   "void step(rematch::Segment &seg) {\n"
+                   "  seg.forward([] { return 0; });\n}\n")
+        self.assertEqual(self.analyse(), [])
+        self.assertEqual(self.preambles(".pch"), [pch])
+
+    def test_one_run_parsing_a_file_twice_builds_none(self):
+        # main.cpp calls into helper.cpp, summarised after it in the same
+        # run: phase two parses main.cpp again, which is no edit.
+        self.write("helper.cpp", '#include "effect.h"\n'
+                   "void helper() { effect(); }\n")
+        self.write("main.cpp", '#include "prelude.h"\nvoid helper();\n\n'
+                   "void step(rematch::Segment &seg) {\n"
+                   "  seg.forward([] { helper(); return 0; });\n}\n")
+        files = ["--summaries-dir=cache", "-j", "1", "main.cpp", "helper.cpp",
+                 "--", "-std=c++17"]
+        rc, found, err = run(files, self.dir)
+        self.assertEqual([(f["check"], f["line"]) for f in found],
+                         [("rematch-counter-update", 5)], err)
+        self.assertEqual(self.preambles(".pch"), [])
+        # Edited: the next run sees main.cpp's preamble again, and builds.
+        with open(os.path.join(self.dir, "main.cpp"), "a") as f:
+            f.write("\n")
+        rc, found, err = run(files, self.dir)
+        self.assertEqual([(f["check"], f["line"]) for f in found],
+                         [("rematch-counter-update", 5)], err)
+        self.assertGreaterEqual(len(self.preambles(".pch")), 1)
+
+    def test_a_summaries_only_run_keeps_none(self):
+        for _ in range(2):
+            self.analyse(extra=["--summaries-only"])
+        self.assertFalse(os.path.exists(os.path.join(self.dir,
+                                                     "cache.preambles")))
+
+    def test_an_edited_header_is_never_stale(self):
+        self.analyse()
+        self.analyse()
+        self.assertEqual(len(self.preambles(".pch")), 1)
+        self.write("effect.h", "#pragma once\n#include <cstdio>\n"
+                   'inline void effect() { std::puts("x"); }\n')
+        self.assertEqual(self.analyse(), [("rematch-logging", 5)])
+        self.assertEqual(self.analyse(), [("rematch-logging", 5)])
+        self.assertEqual(self.analyse(), [("rematch-logging", 5)])
+
+    def test_other_flags_are_another_entry(self):
+        self.write("effect.h", "#pragma once\nint g_steps = 0;\n"
+                   "#if MODE == 1\ninline void effect() { ++g_steps; }\n"
+                   "#else\ninline void effect() {}\n#endif\n")
+        for _ in range(2):
+            self.assertEqual(self.analyse("-DMODE=1"),
+                             [("rematch-counter-update", 5)])
+        for _ in range(2):
+            self.assertEqual(self.analyse("-DMODE=2"), [])
+        self.assertEqual(self.analyse("-DMODE=1"),
+                         [("rematch-counter-update", 5)])
+        self.assertEqual(len(self.preambles(".pch")), 2)
+
+    def test_another_compiler_is_not_trusted(self):
+        self.analyse()
+        self.analyse()
+        [deps] = self.preambles(".deps")
+        with open(deps) as f:
+            lines = f.read().split("\n")
+        lines[1] = "clang version 0.0 (another compiler)"
+        with open(deps, "w") as f:
+            f.write("\n".join(lines))
+        self.assertEqual(self.analyse(), [("rematch-counter-update", 5)])
+        self.assertEqual(self.preambles(".deps"), [])  # dropped, not used
+        self.analyse()
+        with open(self.preambles(".deps")[0]) as f:
+            self.assertNotIn("another compiler", f.read())
+
+    def test_a_damaged_entry_changes_nothing(self):
+        self.analyse()
+        self.analyse()
+        [pch] = self.preambles(".pch")
+        with open(pch, "r+b") as f:
+            f.truncate(100)
+        rc, found, err = run(["--summaries-dir=cache", "main.cpp", "--",
+                              "-std=c++17"], self.dir)
+        self.assertEqual(rc, 1, err)
+        self.assertEqual([(f["check"], f["line"]) for f in found],
+                         [("rematch-counter-update", 5)])
+        self.assertNotIn("error", err)
+        self.assertEqual(self.preambles(".pch"), [])  # dropped
+
+    def test_least_recently_used_entries_go_beyond_the_cap(self):
+        # A header large enough that one precompiled preamble is over 1 MiB.
+        self.write("big.h", "#pragma once\n" + "".join(
+            "struct S%d { int a%d; int f() const { return a%d; } };\n"
+            % (i, i, i) for i in range(6000)))
+        text = '#include "prelude.h"\n#include "big.h"\n%s\n' \
+            "void step(rematch::Segment &seg) {\n" \
+            "  seg.forward([] { return 0; });\n}\n"
+        self.write("a.cpp", text % "")
+        self.write("b.cpp", text.replace('"big.h"\n', '"big.h"\n#include "effect.h"\n') % "")
+        cap = ["--preamble-cache-size=1"]
+        for name in ("a.cpp", "a.cpp", "b.cpp", "b.cpp"):
+            rc, _, err = run(["--summaries-dir=cache", *cap, name, "--",
+                              "-std=c++17"], self.dir)
+            self.assertIn(rc, (0, 1), err)
+        pchs = self.preambles(".pch")
+        self.assertEqual(len(pchs), 1, pchs)  # a's went when b's was built
+        self.assertGreater(os.path.getsize(pchs[0]), 1 << 20)
+        rc, _, err = run(["--summaries-dir=cache", *cap, "b.cpp", "--",
+                          "-std=c++17"], self.dir)
+        self.assertEqual(self.preambles(".pch"), pchs)  # kept while used
+
+    def test_size_zero_keeps_none(self):
+        for _ in range(2):
+            self.analyse(extra=["--preamble-cache-size=0"])
+        self.assertFalse(os.path.exists(os.path.join(self.dir,
+                                                     "cache.preambles")))
+
+    def test_bad_size_is_a_usage_error(self):
+        p = subprocess.run([TOOLS.rematch, "--preamble-cache-size=lots",
+                            "main.cpp"], cwd=self.dir, capture_output=True,
+                           text=True)
+        self.assertEqual(p.returncode, 2)
+        self.assertIn("preamble-cache-size", p.stderr)
+
+
+def main():
+    parser = argparse.ArgumentParser(add_help=False)
+    parser.add_argument("--rematch", required=True)
+    parser.add_argument("--root", required=True)
+    args, rest = parser.parse_known_args()
+    TOOLS.rematch = os.path.abspath(args.rematch)
+    TOOLS.root = os.path.abspath(args.root)
+    unittest.main(argv=[sys.argv[0]] + rest, verbosity=2)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,322 @@
+//===--- Preamble.cpp - precompiled preambles of edited files -------------===//
+
+#include "Preamble.h"
+#include "Summaries.h"
+#include "analysis/Summary.h"
+#include "clang/Basic/FileManager.h"
+#include "clang/Basic/LangOptions.h"
+#include "clang/Basic/SourceManager.h"
+#include "clang/Basic/Version.h"
+#include "clang/Frontend/CompilerInstance.h"
+#include "clang/Frontend/CompilerInvocation.h"
+#include "clang/Frontend/FrontendActions.h"
+#include "clang/Lex/Lexer.h"
+#include "clang/Tooling/ArgumentsAdjusters.h"
+#include "clang/Tooling/Tooling.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Process.h"
+#include "llvm/Support/VirtualFileSystem.h"
+#include <algorithm>
+#include <chrono>
+
+namespace rematch::tool {
+
+namespace fs = llvm::sys::fs;
+using clang::tidy::rematch::hashText;
+
+namespace {
+
+constexpr llvm::StringLiteral ManifestHeader = "rematch-preamble 1";
+
+// The files a preamble build read, with whether each is a system header.
+// (The invocation owns and destroys the action: the list is the caller's.)
+class BuildPreambleAction : public clang::GeneratePCHAction {
+public:
+  explicit BuildPreambleAction(std::vector<std::pair<std::string, bool>> &Read)
+      : Read(Read) {}
+
+private:
+  std::vector<std::pair<std::string, bool>> &Read;
+
+  void EndSourceFileAction() override {
+    const clang::SourceManager &SM = getCompilerInstance().getSourceManager();
+    for (unsigned I = 0, N = SM.local_sloc_entry_size(); I < N; ++I) {
+      const clang::SrcMgr::SLocEntry &Entry = SM.getLocalSLocEntry(I);
+      if (!Entry.isFile())
+        continue;
+      const clang::SrcMgr::FileInfo &FI = Entry.getFile();
+      clang::OptionalFileEntryRef FE = FI.getContentCache().OrigEntry;
+      if (!FE || Entry.getFile().getIncludeLoc().isInvalid())
+        continue; // the preamble's own header is the entry's key
+      llvm::SmallString<256> Path(FE->getName());
+      SM.getFileManager().makeAbsolutePath(Path);
+      llvm::sys::path::remove_dots(Path, true);
+      Read.emplace_back(std::string(Path),
+                        clang::SrcMgr::isSystem(FI.getFileCharacteristic()));
+    }
+    llvm::sort(Read);
+    Read.erase(llvm::unique(Read), Read.end());
+    GeneratePCHAction::EndSourceFileAction();
+  }
+};
+
+// The arguments ClangTool would give the parse of Command's file, without
+// the file itself and what makes it a compile: the preamble is compiled
+// with the same options. Extra goes where clang-tidy puts ExtraArgsBefore.
+std::vector<std::string> preambleArgs(const clang::tooling::CompileCommand &C,
+                                      llvm::ArrayRef<std::string> Extra) {
+  using namespace clang::tooling;
+  std::vector<std::string> Args = C.CommandLine;
+  Args = getClangStripOutputAdjuster()(Args, C.Filename);
+  Args = getClangStripDependencyFileAdjuster()(Args, C.Filename);
+  llvm::SmallString<256> Abs(C.Filename);
+  if (!llvm::sys::path::is_absolute(Abs))
+    fs::make_absolute(C.Directory, Abs);
+  std::vector<std::string> Out;
+  for (size_t I = 0; I < Args.size(); ++I) {
+    llvm::StringRef A = Args[I];
+    if (I > 0 && (A == "-c" || A == "-fsyntax-only" || A == "--"))
+      continue;
+    llvm::SmallString<256> P(A);
+    if (I > 0 && !A.starts_with("-")) {
+      if (!llvm::sys::path::is_absolute(P))
+        fs::make_absolute(C.Directory, P);
+      if (P == Abs)
+        continue;
+    }
+    Out.push_back(Args[I]);
+  }
+  if (Out.empty())
+    return Out;
+  auto At = Out.begin() + (llvm::StringRef(Out[0]).starts_with("-") ? 0 : 1);
+  Out.insert(At, Extra.begin(), Extra.end());
+  // As ClangTool does: the builtin headers beside this program's Clang.
+  static int Anchor;
+  if (llvm::none_of(Out, [](llvm::StringRef A) {
+        return A.starts_with("-resource-dir");
+      }))
+    Out.insert(Out.begin() + 1,
+               "-resource-dir=" +
+                   clang::CompilerInvocation::GetResourcesPath(
+                       fs::getMainExecutable("clang_tool", &Anchor).c_str(),
+                       &Anchor));
+  return Out;
+}
+
+std::error_code touch(const std::string &Path) {
+  int FD;
+  if (std::error_code EC = fs::openFileForWrite(Path, FD, fs::CD_OpenExisting,
+                                                fs::OF_Append))
+    return EC;
+  std::error_code EC =
+      fs::setLastAccessAndModificationTime(FD, std::chrono::system_clock::now());
+  llvm::sys::Process::SafelyCloseFileDescriptor(FD);
+  return EC;
+}
+
+} // namespace
+
+PreambleCache::PreambleCache(std::string Directory, uint64_t CapBytes)
+    : CapBytes(CapBytes) {
+  llvm::SmallString<256> Abs(Directory);
+  fs::make_absolute(Abs); // parses run in their commands' directories
+  Dir = std::string(Abs);
+}
+
+std::string PreambleCache::path(const std::string &Key, const char *Ext) const {
+  llvm::SmallString<256> P(Dir);
+  llvm::sys::path::append(P, Key + Ext);
+  return std::string(P);
+}
+
+PreambleUse PreambleCache::prepare(const clang::tooling::CompileCommand &Command,
+                                   llvm::ArrayRef<std::string> Extra) {
+  PreambleUse Use;
+  if (CapBytes == 0)
+    return Use;
+  llvm::SmallString<256> File(Command.Filename);
+  if (!llvm::sys::path::is_absolute(File))
+    fs::make_absolute(Command.Directory, File);
+  if (llvm::sys::path::extension(File) == ".c")
+    return Use;
+  auto Buf = llvm::MemoryBuffer::getFile(File);
+  if (!Buf)
+    return Use;
+  clang::LangOptions LO;
+  LO.CPlusPlus = true;
+  clang::PreambleBounds Bounds =
+      clang::Lexer::ComputePreamble((*Buf)->getBuffer(), LO);
+  llvm::StringRef Text = (*Buf)->getBuffer().take_front(Bounds.Size);
+  if (!Text.contains("#include"))
+    return Use;
+  std::vector<std::string> Args = preambleArgs(Command, Extra);
+  if (Args.empty())
+    return Use;
+  std::string Identity = ManifestHeader.str() + "\n" +
+                         clang::getClangFullVersion() + "\n" +
+                         Command.Directory + "\n" + File.str().str() + "\n";
+  for (const std::string &A : Args)
+    Identity += A + '\0';
+  Identity += Text;
+  std::string Key = hashText(Identity);
+  Use.Key = Key;
+
+  std::string Pch = path(Key, ".pch"), Manifest = path(Key, ".deps");
+  std::vector<std::pair<std::string, bool>> Inputs;
+  bool Valid = false;
+  if (auto M = llvm::MemoryBuffer::getFile(Manifest)) {
+    llvm::SmallVector<llvm::StringRef, 64> Lines;
+    (*M)->getBuffer().split(Lines, '\n', -1, false);
+    Valid = Lines.size() >= 2 && Lines[0] == ManifestHeader &&
+            Lines[1] == clang::getClangFullVersion() && fs::exists(Pch);
+    // "<S|U> <hash> <path>": every file the preamble read, unchanged.
+    for (size_t I = 2; Valid && I < Lines.size(); ++I) {
+      auto [Kind, Rest] = Lines[I].split(' ');
+      auto [Hash, Path] = Rest.split(' ');
+      Valid = (Kind == "S" || Kind == "U") && hashFile(Path) == Hash;
+      Inputs.emplace_back(Path.str(), Kind == "S");
+    }
+    if (!Valid) { // stale: forget it, parse as usual, build next time
+      drop(Use);
+      fs::remove(path(Key, ".seen"));
+    }
+  }
+  if (!Valid) {
+    // First sighting: remember it and parse as usual. Built when another
+    // run sees it again.
+    std::string Seen = path(Key, ".seen");
+    {
+      std::lock_guard<std::mutex> Lock(SeenMutex);
+      if (SeenHere.count(Key))
+        return {};
+      if (!fs::exists(Seen)) {
+        SeenHere.insert(Key);
+        if (!fs::create_directories(Dir))
+          writeAtomically(Seen, "");
+        return {};
+      }
+    }
+    Inputs.clear();
+    if (!build(Key, File.str().str(), Text.str(), Args, Command.Directory))
+      return {};
+    auto M = llvm::MemoryBuffer::getFile(Manifest);
+    if (!M)
+      return {};
+    llvm::SmallVector<llvm::StringRef, 64> Lines;
+    (*M)->getBuffer().split(Lines, '\n', -1, false);
+    for (size_t I = 2; I < Lines.size(); ++I) {
+      auto [Kind, Rest] = Lines[I].split(' ');
+      Inputs.emplace_back(Rest.split(' ').second.str(), Kind == "S");
+    }
+  } else {
+    touch(Pch); // most recently used
+  }
+  Use.Inputs = std::move(Inputs);
+  Use.Header = path(Key, ".h");
+  Use.Args = {"-include-pch", Pch, "-D__clang_analyzer__", "-Xclang",
+              "-preamble-bytes=" + std::to_string(Bounds.Size) + "," +
+                  (Bounds.PreambleEndsAtStartOfLine ? "1" : "0")};
+  return Use;
+}
+
+bool PreambleCache::build(const std::string &Key, const std::string &File,
+                          const std::string &Text, std::vector<std::string> Args,
+                          const std::string &WorkingDir) {
+  std::string Header = path(Key, ".h"), Pch = path(Key, ".pch");
+  if (fs::create_directories(Dir) || writeAtomically(Header, Text))
+    return false;
+  llvm::SmallString<256> Temp;
+  if (fs::createUniqueFile(Pch + ".tmp-%%%%%%%%%%%%", Temp))
+    return false;
+  // The preamble's own #include "x.h" searches the file's directory first,
+  // as it does in the file.
+  for (const char *A : {"-D__clang_analyzer__", "-w", "-fpch-instantiate-templates",
+                        "-iquote"})
+    Args.push_back(A);
+  Args.push_back(std::string(llvm::sys::path::parent_path(File)));
+  for (const std::string &A : {std::string("-x"), std::string("c++-header"),
+                               Header, std::string("-o"), Temp.str().str()})
+    Args.push_back(A);
+  llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> FS(
+      llvm::vfs::createPhysicalFileSystem().release());
+  FS->setCurrentWorkingDirectory(WorkingDir);
+  clang::FileSystemOptions FSO;
+  FSO.WorkingDir = WorkingDir;
+  llvm::IntrusiveRefCntPtr<clang::FileManager> Files(
+      new clang::FileManager(FSO, FS));
+  std::vector<std::pair<std::string, bool>> Read;
+  clang::tooling::ToolInvocation Invocation(
+      Args, std::make_unique<BuildPreambleAction>(Read), Files.get());
+  clang::IgnoringDiagConsumer Quiet;
+  Invocation.setDiagnosticConsumer(&Quiet);
+  if (!Invocation.run() || fs::rename(Temp, Pch)) {
+    fs::remove(Temp);
+    return false;
+  }
+  std::string Manifest = ManifestHeader.str() + "\n" +
+                         clang::getClangFullVersion() + "\n";
+  for (const auto &[Path, System] : Read) {
+    std::string Hash = hashFile(Path);
+    if (Hash.empty()) {
+      fs::remove(Pch);
+      return false;
+    }
+    Manifest += (System ? "S " : "U ") + Hash + " " + Path + "\n";
+  }
+  // Last: an entry is whole once its manifest is there.
+  if (writeAtomically(path(Key, ".deps"), Manifest)) {
+    fs::remove(Pch);
+    return false;
+  }
+  evict(Key);
+  return true;
+}
+
+void PreambleCache::drop(const PreambleUse &Use) {
+  if (Use.Key.empty())
+    return;
+  for (const char *Ext : {".deps", ".pch", ".h"})
+    fs::remove(path(Use.Key, Ext));
+}
+
+// Beyond the cap, the least recently used entries go (not Keep, the one
+// just built): their manifest first, so that a reader never sees an entry
+// without its precompiled header.
+void PreambleCache::evict(const std::string &Keep) {
+  struct Entry {
+    std::string Key;
+    uint64_t Size;
+    std::chrono::system_clock::time_point Used;
+  };
+  std::vector<Entry> Entries;
+  uint64_t Total = 0;
+  std::error_code EC;
+  for (fs::directory_iterator I(Dir, EC), End; I != End && !EC; I.increment(EC)) {
+    llvm::StringRef Name = llvm::sys::path::filename(I->path());
+    if (!Name.ends_with(".pch"))
+      continue;
+    fs::file_status St;
+    if (fs::status(I->path(), St))
+      continue;
+    Entries.push_back({Name.drop_back(4).str(), St.getSize(),
+                       St.getLastModificationTime()});
+    Total += St.getSize();
+  }
+  llvm::sort(Entries, [](const Entry &A, const Entry &B) {
+    return A.Used < B.Used;
+  });
+  for (const Entry &E : Entries) {
+    if (Total <= CapBytes)
+      break;
+    if (E.Key == Keep)
+      continue;
+    for (const char *Ext : {".deps", ".pch", ".h", ".seen"})
+      fs::remove(path(E.Key, Ext));
+    Total -= E.Size;
+  }
+}
+
+} // namespace rematch::tool

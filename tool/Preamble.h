@@ -1,0 +1,82 @@
+//===--- Preamble.h - precompiled preambles of edited files -----*- C++ -*-===//
+//
+// Most of the cost of analysing a libtorch file is parsing <torch/torch.h>,
+// which an edit of the file's own code does not change. As clangd does, the
+// leading block of #include and #define lines (the preamble, as Clang's
+// lexer bounds it) is compiled once into a precompiled header kept in the
+// cache directory, and the file is analysed with it (-include-pch, and
+// -preamble-bytes so that the block is not read again).
+//
+// An entry is keyed by the preamble's text, the file's path, its compile
+// command and the Clang version; it records the content hash of every file
+// the preamble read and is used only while all of them are unchanged. It is
+// built the second time its key is seen (a file analysed again with the same
+// preamble: an edit of its body), so that a first run costs what a parse
+// costs. Entries are evicted, least recently used first, beyond a size cap.
+// A preamble that cannot be built, written or read changes nothing: the
+// file is analysed without one.
+//
+//===----------------------------------------------------------------------===//
+#ifndef REMATCH_TOOL_PREAMBLE_H
+#define REMATCH_TOOL_PREAMBLE_H
+
+#include "clang/Tooling/CompilationDatabase.h"
+#include "llvm/ADT/ArrayRef.h"
+#include <cstdint>
+#include <mutex>
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace rematch::tool {
+
+// What the analysis of one file gets from the cache.
+struct PreambleUse {
+  // Compiler arguments that make the parse use the preamble; empty: none.
+  std::vector<std::string> Args;
+  // The files the preamble read (true: a system header), which the parse
+  // then does not list among its own.
+  std::vector<std::pair<std::string, bool>> Inputs;
+  std::string Key; // the entry, to drop it when the parse fails with it
+  // The header the preamble was compiled from: the first bytes of the file,
+  // so a location in it is the same offset in the file.
+  std::string Header;
+};
+
+class PreambleCache {
+public:
+  // Dir: where entries live (created on first use). CapBytes: the most the
+  // precompiled headers may take together.
+  PreambleCache(std::string Dir, uint64_t CapBytes);
+
+  // The preamble for the file of Command, compiled with Extra inserted after
+  // the compiler's name: a valid entry, one built now (the key's second
+  // sighting), or none.
+  PreambleUse prepare(const clang::tooling::CompileCommand &Command,
+                      llvm::ArrayRef<std::string> Extra);
+  // Removes an entry the parse could not use.
+  void drop(const PreambleUse &Use);
+
+private:
+  bool build(const std::string &Key, const std::string &File,
+             const std::string &Text, std::vector<std::string> Args,
+             const std::string &WorkingDir);
+  void evict(const std::string &Keep);
+  std::string path(const std::string &Key, const char *Ext) const;
+
+  std::string Dir;
+  uint64_t CapBytes;
+  // The keys this run saw first: a file parsed twice in one run (phase two
+  // of a whole-program run) is not an edited file.
+  std::set<std::string> SeenHere;
+  std::mutex SeenMutex;
+};
+
+// The default cap on the preambles kept: 4 GiB (a <torch/torch.h>
+// preamble takes about 120 MB).
+inline constexpr uint64_t DefaultPreambleCacheMiB = 4096;
+
+} // namespace rematch::tool
+
+#endif

@@ -601,7 +601,8 @@ std::string analysisIdentity(const CliOptions &O) {
 // Step 3, where the summaries live: --summaries-dir, else (whole program by
 // default) .rematch-cache beside the compile_commands.json in use. None with
 // --no-summaries or without such a database; a default place that cannot be
-// created costs a warning, and each file is then analysed alone, as before.
+// created costs a warning, and the run keeps its summaries in memory: the
+// same findings, the next run parses everything again.
 llvm::Expected<std::optional<SummariesRun>>
 chooseSummaries(const CliOptions &O, llvm::raw_ostream &Err) {
   SummariesRun Run{O.SummariesDir, "", O.SummariesOnly};
@@ -633,8 +634,10 @@ chooseSummaries(const CliOptions &O, llvm::raw_ostream &Err) {
                                            "summaries cache: " +
                                      EC.message());
     Err << Dir << ": warning: cannot create the summaries cache ("
-        << EC.message() << "); each file is analysed alone\n";
-    return std::nullopt;
+        << EC.message()
+        << "); this run keeps the summaries in memory and reports every "
+           "finding, the next run analyses every file again\n";
+    Run.InMemory = true;
   }
   Run.Dir = std::string(Dir);
   Run.Identity = analysisIdentity(O);

@@ -248,6 +248,8 @@ std::string encode(const FileOutcome &O) {
     E.num(R.getLength());
     E.str(R.getReplacementText());
   }
+  E.str(O.Summary);
+  E.str(O.CacheError);
   return std::move(E.Buf);
 }
 
@@ -279,6 +281,8 @@ bool decode(llvm::StringRef Data, const std::string &File, FileOutcome &O) {
     std::string Text = D.str();
     O.Fixes.emplace_back(Path, Offset, Length, Text);
   }
+  O.Summary = D.str();
+  O.CacheError = D.str();
   return D.done();
 }
 

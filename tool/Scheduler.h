@@ -25,6 +25,11 @@ struct FileOutcome {
   FileStatus Status;
   std::vector<Finding> Findings;
   std::vector<clang::tooling::Replacement> Fixes;
+  // A whole-program run's phase one: the file's summary as written (the run
+  // keeps it whether or not the cache could), and why the cache could not
+  // keep it, if so.
+  std::string Summary;
+  std::string CacheError;
 };
 
 struct ScheduleOptions {

@@ -79,7 +79,21 @@ void SummaryStore::reload(const std::set<std::string> &MainFiles) {
   }
 }
 
+void SummaryStore::adopt(llvm::StringRef Text) {
+  llvm::Expected<TUSummary> S =
+      clang::tidy::rematch::parseSummary(Text, "<this run>");
+  if (!S) {
+    llvm::consumeError(S.takeError());
+    return;
+  }
+  std::lock_guard<std::mutex> Lock(Mutex);
+  std::string Main = S->MainFile;
+  ByMainFile[Main] = std::move(*S);
+}
+
 bool SummaryStore::load(llvm::raw_ostream &Err) {
+  if (InMemory)
+    return true;
   if (std::error_code EC = llvm::sys::fs::create_directories(Dir)) {
     Err << Dir << ": error: cannot create the summaries directory: "
         << EC.message() << "\n";
@@ -99,8 +113,12 @@ bool SummaryStore::load(llvm::raw_ostream &Err) {
     llvm::Expected<TUSummary> S =
         clang::tidy::rematch::parseSummary((*Buf)->getBuffer(), Path);
     if (!S) {
-      Err << llvm::toString(S.takeError())
-          << " (ignored; it will be rebuilt)\n";
+      // Damaged or half-written (a run killed while writing): never
+      // trusted, rebuilt; a warning, since nothing is lost.
+      std::string Why = llvm::toString(S.takeError());
+      if (size_t At = Why.find(": error: "); At != std::string::npos)
+        Why.replace(At, 9, ": warning: ");
+      Err << Why << " (ignored; it will be rebuilt)\n";
       continue;
     }
     if (pathFor(S->MainFile) != Path) {
@@ -234,8 +252,8 @@ std::error_code writeAtomically(llvm::StringRef Path, llvm::StringRef Text) {
   return EC;
 }
 
-void SummaryStore::store(TUSummary S, llvm::StringRef CommandHash,
-                         llvm::raw_ostream &Err) {
+std::string SummaryStore::store(TUSummary S, llvm::StringRef CommandHash,
+                                std::string &Error) {
   S.CommandHash = CommandHash.str();
   for (auto &[File, Hash] : S.Inputs) {
     Hash = hashFile(File);
@@ -251,25 +269,21 @@ void SummaryStore::store(TUSummary S, llvm::StringRef CommandHash,
     S.SystemInputsKey = clang::tidy::rematch::hashText(List);
     llvm::SmallString<256> ListPath(Dir);
     llvm::sys::path::append(ListPath, "system-" + S.SystemInputsKey + ".list");
-    if (!llvm::sys::fs::exists(ListPath)) {
+    if (!InMemory && !llvm::sys::fs::exists(ListPath))
       if (std::error_code EC = writeAtomically(ListPath, List)) {
-        std::lock_guard<std::mutex> Lock(Mutex);
-        Err << ListPath << ": warning: cannot write the system-header list: "
-            << EC.message() << "\n";
+        Error = EC.message();
         S.SystemInputsKey = "unwritten"; // never fresh
       }
-    }
   }
   std::string Path = pathFor(S.MainFile);
   std::string Text = clang::tidy::rematch::serializeSummary(S);
-  if (std::error_code EC = writeAtomically(Path, Text)) {
-    std::lock_guard<std::mutex> Lock(Mutex);
-    Err << Path << ": warning: cannot write summary: " << EC.message()
-        << "\n";
-    return;
-  }
+  if (!InMemory)
+    if (std::error_code EC = writeAtomically(Path, Text))
+      Error = EC.message();
   std::lock_guard<std::mutex> Lock(Mutex);
-  ByMainFile[S.MainFile] = std::move(S);
+  std::string Main = S.MainFile;
+  ByMainFile[Main] = std::move(S);
+  return Text;
 }
 
 namespace {
@@ -290,6 +304,10 @@ std::string runToken() {
          "-" + std::to_string(llvm::sys::Process::GetRandomNumber());
 }
 
+// Where the sink of the file being analysed on this thread (or in this
+// forked worker) puts what it stored.
+thread_local FileOutcome *Capture = nullptr;
+
 // One run over the summaries: the files' command hashes, phase one over the
 // stale files, phase two over the files whose findings need a parse.
 class WholeProgramRun {
@@ -298,7 +316,8 @@ public:
                   const ScheduleOptions &S,
                   AnalyseWithHost Analyse, llvm::raw_ostream &Err)
       : R(R), Files(Files), S(S), Analyse(Analyse), Err(Err),
-        Store(std::make_unique<SummaryStore>(R.Dir)), Out(Files.size()),
+        Store(std::make_unique<SummaryStore>(R.Dir, R.InMemory)),
+        Out(Files.size()),
         Done(Files.size(), false), Token(runToken()) {
     for (const std::string &F : Files)
       Abs.push_back(absolutePath(F));
@@ -351,7 +370,15 @@ private:
       Paths.push_back(Files[I]);
     std::vector<FileOutcome> Outcomes =
         analyseFiles(Paths, S, [&](const std::string &Path) {
-          return Analyse(Path, Host);
+          // What the sink stored, carried back in the outcome (from a
+          // forked worker too).
+          FileOutcome Kept;
+          Capture = &Kept;
+          FileOutcome O = Analyse(Path, Host);
+          Capture = nullptr;
+          O.Summary = std::move(Kept.Summary);
+          O.CacheError = std::move(Kept.CacheError);
+          return O;
         });
     for (size_t K = 0; K < Which.size() && K < Outcomes.size(); ++K) {
       Out[Which[K]] = std::move(Outcomes[K]);
@@ -382,13 +409,37 @@ private:
       Host.Sink = [&](TUSummary T) {
         T.Writer = Token;
         auto It = CommandOf.find(T.MainFile);
-        Store->store(std::move(T),
-                     It == CommandOf.end() ? llvm::StringRef() : It->second,
-                     Err);
+        std::string Error;
+        std::string Text = Store->store(
+            std::move(T),
+            It == CommandOf.end() ? llvm::StringRef() : It->second, Error);
+        if (Capture) {
+          Capture->Summary = std::move(Text);
+          Capture->CacheError = std::move(Error);
+        }
       };
       analyse(Stale, Host);
     }
-    Store->reload(StaleFiles);
+    // The summaries this phase wrote, as it wrote them: kept in memory, so
+    // that a cache that cannot hold them loses nothing.
+    std::set<std::string> NotReturned;
+    std::string CacheError;
+    for (size_t I : Stale) {
+      if (Out[I].Summary.empty())
+        NotReturned.insert(Abs[I]);
+      else
+        Store->adopt(Out[I].Summary);
+      if (CacheError.empty())
+        CacheError = Out[I].CacheError;
+      Out[I].Summary.clear();
+      Out[I].CacheError.clear();
+    }
+    Store->reload(NotReturned);
+    if (!CacheError.empty())
+      Err << R.Dir << ": warning: cannot write the summaries cache ("
+          << CacheError
+          << "); this run keeps the summaries in memory and reports every "
+             "finding, the next run analyses these files again\n";
   }
 
   // Phase two composes every summary, without parsing, and parses again

@@ -43,15 +43,21 @@ std::string hashCommand(const std::vector<std::string> &Args,
 
 class SummaryStore {
 public:
-  explicit SummaryStore(std::string Dir) : Dir(std::move(Dir)) {}
+  // InMemory: the directory cannot be used; summaries live in this run only.
+  explicit SummaryStore(std::string Dir, bool InMemory = false)
+      : Dir(std::move(Dir)), InMemory(InMemory) {}
 
   // Creates the directory and reads every summary in it; unreadable ones
-  // are reported on Err and left out. False when the directory is unusable.
+  // are reported on Err (warnings) and left out. False when the directory
+  // is unusable.
   bool load(llvm::raw_ostream &Err);
   // Reads again the stored summaries of these files (absolute paths), as
   // they are on disk now: the ones a phase just wrote (here or in a child
   // process), or another run wrote over them. Problems are not reported.
   void reload(const std::set<std::string> &MainFiles);
+  // Keeps the summary Text (as store() returned it) for this run, whatever
+  // the directory holds.
+  void adopt(llvm::StringRef Text);
 
   // The stored summary of MainFile (absolute) is valid for CommandHash: the
   // command and every file the TU read are unchanged. A summary depends on
@@ -75,8 +81,10 @@ public:
                     const std::vector<std::string> &Files) const;
 
   // Fills in the hashes and writes the summary (atomically), replacing the
-  // stored one. Thread-safe.
-  void store(TUSummary S, llvm::StringRef CommandHash, llvm::raw_ostream &Err);
+  // stored one; returns its text. The run keeps it even when it cannot be
+  // written: Error then says why. Thread-safe.
+  std::string store(TUSummary S, llvm::StringRef CommandHash,
+                    std::string &Error);
 
   std::string pathFor(llvm::StringRef MainFile) const;
 
@@ -86,6 +94,7 @@ private:
   bool systemInputsUnchanged(const std::string &Key) const;
 
   std::string Dir;
+  bool InMemory;
   mutable std::mutex Mutex;
   std::map<std::string, TUSummary> ByMainFile;
   mutable std::map<std::string, bool> SystemListFresh;
@@ -97,6 +106,9 @@ struct SummariesRun {
   std::string Identity; // see hashCommand
   bool SummariesOnly = false; // write them, report nothing
   bool IsDefault = false;     // the cache no option named
+  // The default place cannot be created (a read-only build directory): the
+  // run keeps its summaries in memory, and reports all the same.
+  bool InMemory = false;
   // A sharded run: the files of all its shards, in command-line order. The
   // first of them whose summary lists a header callable owns it: only that
   // file's analysis reports the findings in it, in whichever shard.

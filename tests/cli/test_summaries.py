@@ -899,18 +899,23 @@ class DefaultCacheTest(unittest.TestCase):
         self.assertEqual(
             len(self.summaries(os.path.join(self.dir, ".rematch-cache"))), 3)
 
-    def test_unusable_default_place_warns_and_analyses_alone(self):
+    def test_unusable_default_place_keeps_the_summaries_in_memory(self):
         # A build directory where the cache cannot be made (here a file is in
-        # its way; a read-only directory is the usual case) is no reason to
-        # fail a run that worked without summaries.
+        # its way; a read-only directory is the usual case) loses nothing:
+        # the run keeps its summaries in memory and reports what a run with
+        # a cache reports, cross-file findings included, with one warning.
+        roomy = self.run_tool("-p", "build", "--summaries-dir=" +
+                              os.path.join(self.dir, "roomy"),
+                              "--format=json", *self.FILES)
         self.write(os.path.join("build", ".rematch-cache"), "in the way")
         p = self.run_tool("-p", "build", "--format=json", *self.FILES)
         self.assertIn(".rematch-cache: warning: cannot create the summaries "
                       "cache", p.stderr)
-        self.assertIn("each file is analysed alone", p.stderr)
-        alone = self.run_tool("-p", "build", "--no-summaries", "--format=json",
-                              *self.FILES)
-        self.assertEqual(json.loads(p.stdout), json.loads(alone.stdout))
+        self.assertIn("keeps the summaries in memory", p.stderr)
+        self.assertEqual(p.stderr.count("warning"), 1, p.stderr)
+        self.assertIn(self.CROSS, self.findings(p))
+        self.assertEqual(self.findings(p), self.findings(roomy))
+        self.assertEqual(p.returncode, roomy.returncode)
         # Phase one of a matrix has nothing to do without it: an error.
         self.run_tool("-p", "build", "--summaries-only", *self.FILES,
                       expect=(2,))

@@ -61,6 +61,11 @@ OPTIONS:
                                   file then runs in a child process)
   --memory-per-file=<MiB>         give up on a file whose analysis needs more
                                   address space (also a child process each)
+  --no-cache                      analyse every file afresh: no findings,
+                                  summary or preamble of an earlier run is
+                                  reused (they are written again)
+  --verbose                       say on stderr how many files were analysed
+                                  and how many came from the findings cache
   --fix                           apply the safe fix-its in place
   --list-checks                   print the enabled checks and exit
   --version                       print the version and exit
@@ -226,6 +231,10 @@ parseCommandLine(const std::vector<std::string> &Args) {
       }
     } else if (Name == "fix")
       E = Flag(O.Fix);
+    else if (Name == "no-cache")
+      E = Flag(O.NoCache);
+    else if (Name == "verbose" || Name == "v")
+      E = Flag(O.Verbose);
     else if (Name == "list-checks")
       E = Flag(O.ListChecks);
     else if (Name == "help" || Name == "h")

@@ -48,6 +48,8 @@ struct CliOptions {
   // summaries (Preamble.h); 0: none built or used.
   unsigned PreambleCacheMiB = 4096;
   bool Fix = false;
+  bool NoCache = false; // --no-cache: no findings, summary or preamble reused
+  bool Verbose = false; // --verbose: how many files came from the cache
   bool ListChecks = false;
   bool Help = false;
   bool Version = false;

@@ -319,13 +319,15 @@ private:
       F.Level = E.IsWarningAsError || AsErrors.contains(Check) ? "error"
                                                                : "warning";
       F.Message = E.Message.Message;
-      F.Loc.File = Names.name(E.Message.FilePath);
+      // Absolute until the report (collectOutcomes): the findings cache
+      // keeps them for runs from other directories.
+      F.Loc.File = Names.absolute(E.Message.FilePath);
       Src.locate(E.Message.FilePath, E.Message.FileOffset, F.Loc.Line,
                  F.Loc.Column, &F.SourceLine);
       for (const tooling::DiagnosticMessage &N : E.Notes) {
         Note Nt;
         Nt.Message = N.Message;
-        Nt.Loc.File = Names.name(N.FilePath);
+        Nt.Loc.File = Names.absolute(N.FilePath);
         Src.locate(N.FilePath, N.FileOffset, Nt.Loc.Line, Nt.Loc.Column);
         F.Notes.push_back(std::move(Nt));
       }
@@ -598,6 +600,16 @@ std::string analysisIdentity(const CliOptions &O) {
   return Id;
 }
 
+// What shapes a file's findings besides its translation unit and the
+// summaries: the findings cache keeps them under these.
+std::string reportOptions(const CliOptions &O) {
+  std::string Key = O.Checks + '\0' + O.Chain + '\0' + O.WarningsAsErrors;
+  if (O.CompileArgs && !O.BuildPath.empty())
+    for (const std::string &A : *O.CompileArgs)
+      Key += '\0' + A;
+  return Key;
+}
+
 // Step 3, where the summaries live: --summaries-dir, else (whole program by
 // default) .rematch-cache beside the compile_commands.json in use. None with
 // --no-summaries or without such a database; a default place that cannot be
@@ -610,6 +622,8 @@ chooseSummaries(const CliOptions &O, llvm::raw_ostream &Err) {
     Run.RunFiles = O.Files;
   if (!O.SummariesDir.empty()) {
     Run.Identity = analysisIdentity(O);
+    Run.NoCache = O.NoCache;
+    Run.ReportOptions = reportOptions(O);
     return Run;
   }
   std::optional<std::string> DBDir =
@@ -641,6 +655,8 @@ chooseSummaries(const CliOptions &O, llvm::raw_ostream &Err) {
   }
   Run.Dir = std::string(Dir);
   Run.Identity = analysisIdentity(O);
+  Run.NoCache = O.NoCache;
+  Run.ReportOptions = reportOptions(O);
   Run.IsDefault = true;
   return Run;
 }
@@ -668,13 +684,17 @@ analyseAll(const CliOptions &O, const std::optional<SummariesRun> &Summaries,
 // returns the fixes.
 std::vector<tooling::Replacement>
 collectOutcomes(std::vector<FileOutcome> &Outcomes, const FileSet &Files,
-                Results &R) {
+                const PathNamer &Names, Results &R) {
   std::vector<tooling::Replacement> Fixes;
   for (size_t I = 0; I < Outcomes.size(); ++I) {
     FileOutcome &Outcome = Outcomes[I];
     R.Files[Files.Pending[I]] = std::move(Outcome.Status);
-    for (Finding &F : Outcome.Findings)
+    for (Finding &F : Outcome.Findings) {
+      F.Loc.File = Names.name(F.Loc.File);
+      for (Note &N : F.Notes)
+        N.Loc.File = Names.name(N.Loc.File);
       R.Findings.push_back(std::move(F));
+    }
     Fixes.insert(Fixes.end(), Outcome.Fixes.begin(), Outcome.Fixes.end());
   }
   return Fixes;
@@ -754,7 +774,7 @@ int runRematch(const CliOptions &O, llvm::raw_ostream &Err) {
   // A --summaries-only run (phase one of a CI matrix) parses each file once
   // and keeps none.
   std::optional<PreambleCache> Preambles;
-  if (*Summaries && O.PreambleCacheMiB > 0 && !O.SummariesOnly)
+  if (*Summaries && O.PreambleCacheMiB > 0 && !O.SummariesOnly && !O.NoCache)
     Preambles.emplace(Summaries->value().Dir + ".preambles",
                       uint64_t(O.PreambleCacheMiB) << 20);
   Analyzer A(O, SharedDB, Src, Names, Preambles ? &*Preambles : nullptr);
@@ -762,7 +782,16 @@ int runRematch(const CliOptions &O, llvm::raw_ostream &Err) {
       analyseAll(O, *Summaries, A, Files, SharedDB, Err);
   if (!Outcomes)
     return UsageError;
-  std::vector<tooling::Replacement> Fixes = collectOutcomes(*Outcomes, Files, R);
+  std::vector<tooling::Replacement> Fixes =
+      collectOutcomes(*Outcomes, Files, Names, R);
+  if (O.Verbose) {
+    size_t Cached = llvm::count_if(
+        *Outcomes, [](const FileOutcome &X) { return X.FromCache; });
+    Err << "rematch: " << Outcomes->size() << " file"
+        << (Outcomes->size() == 1 ? "" : "s") << ": "
+        << Outcomes->size() - Cached << " analysed, " << Cached
+        << " from the findings cache\n";
+  }
 
   // Step 5, the findings and their filters.
   orderFindings(R.Findings, Files.Order);

@@ -250,6 +250,7 @@ std::string encode(const FileOutcome &O) {
   }
   E.str(O.Summary);
   E.str(O.CacheError);
+  E.str(O.Dependencies);
   return std::move(E.Buf);
 }
 
@@ -283,6 +284,7 @@ bool decode(llvm::StringRef Data, const std::string &File, FileOutcome &O) {
   }
   O.Summary = D.str();
   O.CacheError = D.str();
+  O.Dependencies = D.str();
   return D.done();
 }
 
@@ -492,6 +494,13 @@ std::vector<FileOutcome> analyseInProcesses(
 }
 
 } // namespace
+
+std::string encodeOutcome(const FileOutcome &O) { return encode(O); }
+
+bool decodeOutcome(llvm::StringRef Data, const std::string &File,
+                   FileOutcome &O) {
+  return decode(Data, File, O);
+}
 
 std::vector<FileOutcome>
 analyseFiles(const std::vector<std::string> &Files, const ScheduleOptions &S,

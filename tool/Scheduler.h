@@ -30,7 +30,17 @@ struct FileOutcome {
   // keep it, if so.
   std::string Summary;
   std::string CacheError;
+  // What the findings were computed with (FindingsCache.h), one
+  // "key<US>hash" per line; and whether they came from that cache.
+  std::string Dependencies;
+  bool FromCache = false;
 };
+
+// The outcome as bytes (a worker's pipe, the findings cache) and back; false
+// when Data is not a whole encoding.
+std::string encodeOutcome(const FileOutcome &O);
+bool decodeOutcome(llvm::StringRef Data, const std::string &File,
+                   FileOutcome &O);
 
 struct ScheduleOptions {
   unsigned Jobs = 1;         // files analysed at once, >= 1

@@ -1,6 +1,7 @@
 //===--- Summaries.cpp - the --summaries-dir store -------------------------===//
 
 #include "Summaries.h"
+#include "FindingsCache.h"
 #include "Compose.h"
 #include "Config.h"
 #include "llvm/Support/Process.h"
@@ -91,6 +92,31 @@ void SummaryStore::adopt(llvm::StringRef Text) {
   ByMainFile[Main] = std::move(*S);
 }
 
+std::string tuIdentity(const TUSummary &S) {
+  std::string All = S.CommandHash + "\n" + S.SystemInputsKey + "\n";
+  for (const auto &[File, Hash] : S.Inputs)
+    All += File + "\t" + Hash + "\n";
+  return clang::tidy::rematch::hashText(All);
+}
+
+std::string
+SummaryStore::stamp(const std::vector<std::string> &RunFiles) const {
+  std::lock_guard<std::mutex> Lock(Mutex);
+  std::string All;
+  for (const auto &[Main, S] : ByMainFile)
+    if (llvm::sys::fs::exists(Main))
+      All += Main + "\t" + tuIdentity(S) + "\n";
+  for (const std::string &F : RunFiles)
+    All += "run\t" + F + "\n";
+  return clang::tidy::rematch::hashText(All);
+}
+
+const TUSummary *SummaryStore::find(llvm::StringRef MainFile) const {
+  std::lock_guard<std::mutex> Lock(Mutex);
+  auto It = ByMainFile.find(MainFile.str());
+  return It == ByMainFile.end() ? nullptr : &It->second;
+}
+
 bool SummaryStore::load(llvm::raw_ostream &Err) {
   if (InMemory)
     return true;
@@ -141,8 +167,7 @@ bool SummaryStore::load(llvm::raw_ostream &Err) {
 // globals it judged, the overrides it considered, and, for every function it
 // lists, the calls of other TUs that checkpoint it (recorded or, when there
 // were none, implied: a new one changes the findings).
-static bool dependenciesHold(const TUSummary &S,
-                             const ExternalSummaries &With) {
+bool dependenciesHold(const TUSummary &S, const ExternalSummaries &With) {
   llvm::StringMap<const std::string *> Recorded;
   for (const auto &[Usr, Hash] : S.Dependencies) {
     if (With.hashOf(Usr) != Hash)
@@ -378,6 +403,7 @@ private:
           Capture = nullptr;
           O.Summary = std::move(Kept.Summary);
           O.CacheError = std::move(Kept.CacheError);
+          O.Dependencies = std::move(Kept.Dependencies);
           return O;
         });
     for (size_t K = 0; K < Which.size() && K < Outcomes.size(); ++K) {
@@ -394,7 +420,7 @@ private:
     std::set<std::string> StaleFiles;
     for (size_t I = 0; I < Files.size(); ++I) {
       const std::string &Hash = CommandOf[Abs[I]];
-      if (Hash.empty() || !Store->isFresh(Abs[I], Hash)) {
+      if (Hash.empty() || R.NoCache || !Store->isFresh(Abs[I], Hash)) {
         Stale.push_back(I);
         StaleFiles.insert(Abs[I]);
       }
@@ -444,24 +470,59 @@ private:
 
   // Phase two composes every summary, without parsing, and parses again
   // only the files whose findings need it: those with a fresh summary (not
-  // parsed yet), and those of phase one whose findings were computed with
-  // something the whole composition now says otherwise (a callee in a file
-  // summarised in the same phase). A file that failed stays failed.
+  // parsed yet) whose findings the cache does not hold, and those of phase
+  // one whose findings were computed with something the whole composition
+  // now says otherwise (a callee in a file summarised in the same phase). A
+  // file that failed stays failed. Every outcome is kept for the next run.
   void reportRest() {
-    std::shared_ptr<ExternalSummaries> All = compose({});
+    // Composed once, and only when needed: a run where every file's
+    // findings are kept for these very summaries composes nothing.
+    std::shared_ptr<ExternalSummaries> All;
+    auto Composed = [&]() -> const ExternalSummaries & {
+      if (!All)
+        All = compose({});
+      return *All;
+    };
+    const std::string Stamp = Store->stamp(RunFiles);
+    FindingsCache Cache(R.Dir, R.ReportOptions);
+    const bool Keep = !R.InMemory;
     std::vector<size_t> Rest;
     for (size_t I = 0; I < Files.size(); ++I) {
-      if (!Done[I])
+      const TUSummary *Own = Store->find(Abs[I]);
+      if (!Done[I]) {
+        if (std::optional<FileOutcome> Kept =
+                Own && !R.NoCache ? Cache.lookup(*Own, Stamp, Composed)
+                                  : std::nullopt) {
+          Out[I] = std::move(*Kept);
+          Out[I].Status.File = Files[I];
+          Done[I] = true;
+        } else {
+          Rest.push_back(I);
+        }
+      } else if (Out[I].Status.Status != FileStatus::State::Failed &&
+                 !Store->findingsHold(Abs[I], Token, Composed())) {
         Rest.push_back(I);
-      else if (Out[I].Status.Status != FileStatus::State::Failed &&
-               !Store->findingsHold(Abs[I], Token, *All))
-        Rest.push_back(I);
+      } else if (Own && Keep) { // phase one's findings are final
+        Cache.store(*Own, Out[I], dependencyText(*Own), Stamp);
+      }
     }
     if (Rest.empty())
       return;
     clang::tidy::rematch::AnalysisHost Host;
+    Composed();
     Host.Summaries = std::move(All);
+    Host.DependencySink =
+        [](const std::vector<std::pair<std::string, std::string>> &Used) {
+          if (!Capture)
+            return;
+          for (const auto &[Key, Hash] : Used)
+            Capture->Dependencies += Key + "\x1f" + Hash + "\n";
+        };
     analyse(Rest, Host);
+    if (Keep)
+      for (size_t I : Rest)
+        if (const TUSummary *Own = Store->find(Abs[I]))
+          Cache.store(*Own, Out[I], Out[I].Dependencies, Stamp);
   }
 
   // --summaries-only: the statuses of phase one, no findings.

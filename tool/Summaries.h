@@ -41,6 +41,16 @@ std::string stampOf(llvm::StringRef Path);
 std::string hashCommand(const std::vector<std::string> &Args,
                         llvm::StringRef Directory, llvm::StringRef Identity);
 
+// The translation unit as its summary knows it: compile command (with the
+// analysis' identity) and every file read, each with its hash. Equal
+// identities, equal summaries.
+std::string tuIdentity(const TUSummary &S);
+
+// Whether what S's findings were computed with (its Dependencies, and the
+// checkpoint calls of other TUs for every function it lists) still holds in
+// the composition With.
+bool dependenciesHold(const TUSummary &S, const ExternalSummaries &With);
+
 class SummaryStore {
 public:
   // InMemory: the directory cannot be used; summaries live in this run only.
@@ -58,6 +68,9 @@ public:
   // Keeps the summary Text (as store() returned it) for this run, whatever
   // the directory holds.
   void adopt(llvm::StringRef Text);
+  // The summary kept for MainFile (absolute), or null. Valid until the
+  // store changes.
+  const TUSummary *find(llvm::StringRef MainFile) const;
 
   // The stored summary of MainFile (absolute) is valid for CommandHash: the
   // command and every file the TU read are unchanged. A summary depends on
@@ -69,6 +82,11 @@ public:
   // dependency has the hash With gives it).
   bool findingsHold(llvm::StringRef MainFile, llvm::StringRef Writer,
                     const ExternalSummaries &With) const;
+
+  // A name for the composition of all stored summaries (those composed()
+  // takes) with these run files' ownership: the same stamp, the same
+  // composition.
+  std::string stamp(const std::vector<std::string> &RunFiles) const;
 
   // All stored summaries but those of the files in Exclude (and of files
   // that no longer exist), composed (Compose.h).
@@ -109,6 +127,12 @@ struct SummariesRun {
   // The default place cannot be created (a read-only build directory): the
   // run keeps its summaries in memory, and reports all the same.
   bool InMemory = false;
+  // --no-cache: every file parsed again, no findings kept from earlier
+  // runs used.
+  bool NoCache = false;
+  // What shapes a file's report besides its translation unit and the
+  // summaries (FindingsCache): checks, chain style, warnings as errors.
+  std::string ReportOptions;
   // A sharded run: the files of all its shards, in command-line order. The
   // first of them whose summary lists a header callable owns it: only that
   // file's analysis reports the findings in it, in whichever shard.

@@ -18,6 +18,7 @@
 #define REMATCH_CHECKS_ANALYSIS_ANALYSISHOST_H
 
 #include "ExternalSummaries.h"
+#include <functional>
 #include <memory>
 #include <string>
 #include <utility>
@@ -39,6 +40,11 @@ struct AnalysisHost {
   // The files a precompiled preamble the parse uses has read (true: a
   // system header): the parse itself does not list them among its inputs.
   std::vector<std::pair<std::string, bool>> PreambleInputs;
+  // Receives what the findings were computed with: the other TUs' facts
+  // looked up, with their hashes (TUSummary::Dependencies), so that the
+  // front end can keep the findings while those stay the same.
+  std::function<void(const std::vector<std::pair<std::string, std::string>> &)>
+      DependencySink;
 };
 
 // Installs Host for the current thread until destroyed (nesting restores

@@ -157,9 +157,13 @@ EffectAnalysis::EffectAnalysis(ASTContext &Ctx, const AnalysisSettings &S)
     Local = exportSummary();
   solve();
   computeFindings();
+  std::vector<std::pair<std::string, std::string>> Used(UsedExternal.begin(),
+                                                         UsedExternal.end());
+  if (const AnalysisHost *Host = currentAnalysisHost();
+      Host && Host->DependencySink)
+    Host->DependencySink(Used);
   if (Sink) {
-    for (const auto &[Usr, Hash] : UsedExternal)
-      Local.Dependencies.emplace_back(Usr, Hash);
+    Local.Dependencies = std::move(Used);
     Sink(std::move(Local));
   }
 }

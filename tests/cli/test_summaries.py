@@ -741,9 +741,11 @@ float Logged::forward(float x) { std::printf("%f", x); return x; }
         self.assertIn(("rematch-counter-update", "a.cpp", A_CALL_LINE), reports[0])
         for report in reports[1:]:
             self.assertEqual(report, reports[0])
-        # Nothing left behind but summaries and system-header lists.
+        # Nothing left behind but summaries, kept findings and system-header
+        # lists.
         for name in os.listdir(self.sums):
             self.assertTrue(name.endswith(".summary.json") or
+                            name.endswith(".findings") or
                             (name.startswith("system-") and name.endswith(".list")),
                             name)
         # And they are whole: a later run reuses every one.

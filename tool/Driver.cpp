@@ -168,10 +168,27 @@ std::string formatError(const tooling::DiagnosticMessage &M, SourceCache &Src,
   return Out + Level.str() + ": " + M.Message;
 }
 
+// Rewrites every path of E (its message, its notes, its fix-its).
+void rewritePaths(ClangTidyError &E,
+                  llvm::function_ref<void(std::string &)> Rewrite) {
+  Rewrite(E.Message.FilePath);
+  for (tooling::DiagnosticMessage &N : E.Notes)
+    Rewrite(N.FilePath);
+  llvm::StringMap<tooling::Replacements> Fix;
+  for (const auto &FileFix : E.Message.Fix)
+    for (const tooling::Replacement &R : FileFix.second) {
+      std::string Path = R.getFilePath().str();
+      Rewrite(Path);
+      llvm::consumeError(Fix[Path].add(tooling::Replacement(
+          Path, R.getOffset(), R.getLength(), R.getReplacementText())));
+    }
+  E.Message.Fix = std::move(Fix);
+}
+
 // Clang names a file as its compile command did: relative to the command's
 // directory, which need not be ours under -p.
 void resolvePaths(ClangTidyError &E) {
-  auto Resolve = [&](std::string &Path) {
+  rewritePaths(E, [&](std::string &Path) {
     if (Path.empty() || E.BuildDirectory.empty() ||
         llvm::sys::path::is_absolute(Path))
       return;
@@ -179,19 +196,7 @@ void resolvePaths(ClangTidyError &E) {
     llvm::sys::path::append(P, Path);
     llvm::sys::path::remove_dots(P, /*remove_dot_dot=*/true);
     Path = std::string(P);
-  };
-  Resolve(E.Message.FilePath);
-  for (tooling::DiagnosticMessage &N : E.Notes)
-    Resolve(N.FilePath);
-  llvm::StringMap<tooling::Replacements> Fix;
-  for (const auto &FileFix : E.Message.Fix)
-    for (const tooling::Replacement &R : FileFix.second) {
-      std::string Path = R.getFilePath().str();
-      Resolve(Path);
-      llvm::consumeError(Fix[Path].add(tooling::Replacement(
-          Path, R.getOffset(), R.getLength(), R.getReplacementText())));
-    }
-  E.Message.Fix = std::move(Fix);
+  });
 }
 
 // A location in the header a preamble was compiled from (a macro defined in
@@ -200,22 +205,10 @@ void moveIntoFile(ClangTidyError &E, llvm::StringRef Header,
                   llvm::StringRef File) {
   llvm::SmallString<256> Abs(File);
   llvm::sys::fs::make_absolute(Abs);
-  auto Move = [&](std::string &Path) {
+  rewritePaths(E, [&](std::string &Path) {
     if (Path == Header)
       Path = std::string(Abs);
-  };
-  Move(E.Message.FilePath);
-  for (tooling::DiagnosticMessage &N : E.Notes)
-    Move(N.FilePath);
-  llvm::StringMap<tooling::Replacements> Fix;
-  for (const auto &FileFix : E.Message.Fix)
-    for (const tooling::Replacement &R : FileFix.second) {
-      std::string Path = R.getFilePath().str();
-      Move(Path);
-      llvm::consumeError(Fix[Path].add(tooling::Replacement(
-          Path, R.getOffset(), R.getLength(), R.getReplacementText())));
-    }
-  E.Message.Fix = std::move(Fix);
+  });
 }
 
 class Analyzer {

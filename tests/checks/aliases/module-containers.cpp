@@ -59,6 +59,22 @@ torch::Tensor whole(torch::Tensor x) {
   return rematch::torch::checkpoint(seq, {x})[0]; // expect-note: callable is checkpointed by this call to 'rematch::torch::checkpoint'
 }
 
+// A global container, and a module that counts in its own member: the
+// count is the container's state (the read of the global that takes it is
+// part of that change, not a finding of its own).
+struct TallyImpl : torch::nn::Module {
+  int64_t seen_ = 0;
+  torch::Tensor forward(torch::Tensor x) {
+    ++seen_;
+    return x;
+  }
+};
+TORCH_MODULE(Tally);
+torch::nn::Sequential g_stack{Tally()}; // expect-note: 'g_stack' holds 'TallyImpl::forward', stored here
+torch::Tensor global_container(torch::Tensor x) {
+  return nn::checkpoint([](const torch::Tensor &in) { return g_stack->forward(in); }, x); // expect: rematch-counter-update {{calls 'g_stack', which may run 'TallyImpl::forward' it holds that increments 'seen_'}}
+}
+
 // ---- negatives ---------------------------------------------------------
 
 // A container filled where the program cannot see (a parameter), and one

@@ -610,15 +610,13 @@ std::string reportOptions(const CliOptions &O) {
 // same findings, the next run parses everything again.
 llvm::Expected<std::optional<SummariesRun>>
 chooseSummaries(const CliOptions &O, llvm::raw_ostream &Err) {
-  SummariesRun Run{O.SummariesDir, "", O.SummariesOnly};
+  SummariesRun Run{O.SummariesDir, analysisIdentity(O), O.SummariesOnly};
+  Run.NoCache = O.NoCache;
+  Run.ReportOptions = reportOptions(O);
   if (O.ShardCount > 1)
     Run.RunFiles = O.Files;
-  if (!O.SummariesDir.empty()) {
-    Run.Identity = analysisIdentity(O);
-    Run.NoCache = O.NoCache;
-    Run.ReportOptions = reportOptions(O);
+  if (!O.SummariesDir.empty())
     return Run;
-  }
   std::optional<std::string> DBDir =
       O.NoSummaries ? std::nullopt : compileCommandsDir(O);
   if (!DBDir) {
@@ -647,9 +645,6 @@ chooseSummaries(const CliOptions &O, llvm::raw_ostream &Err) {
     Run.InMemory = true;
   }
   Run.Dir = std::string(Dir);
-  Run.Identity = analysisIdentity(O);
-  Run.NoCache = O.NoCache;
-  Run.ReportOptions = reportOptions(O);
   Run.IsDefault = true;
   return Run;
 }
@@ -762,10 +757,9 @@ int runRematch(const CliOptions &O, llvm::raw_ostream &Err) {
   FileSet Files = collectFiles(O, *DB, Names, R);
 
   // Step 4, the analysis: file by file, or over the summaries, with the
-  // preambles kept beside the summaries.
-  // Beside, not inside, the summaries' directory, which CI jobs copy whole.
-  // A --summaries-only run (phase one of a CI matrix) parses each file once
-  // and keeps none.
+  // preambles kept beside (not inside: CI jobs copy it whole) the summaries'
+  // directory. A --summaries-only run (phase one of a CI matrix) parses each
+  // file once and keeps none.
   std::optional<PreambleCache> Preambles;
   if (*Summaries && O.PreambleCacheMiB > 0 && !O.SummariesOnly && !O.NoCache)
     Preambles.emplace(Summaries->value().Dir + ".preambles",

@@ -16,9 +16,10 @@ constexpr llvm::StringLiteral Magic = "rematch-findings 1";
 
 } // namespace
 
-std::string dependencyText(const TUSummary &S) {
+std::string dependencyText(
+    llvm::ArrayRef<std::pair<std::string, std::string>> Dependencies) {
   std::string Text;
-  for (const auto &[Key, Hash] : S.Dependencies)
+  for (const auto &[Key, Hash] : Dependencies)
     Text += Key + "\x1f" + Hash + "\n";
   return Text;
 }

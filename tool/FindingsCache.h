@@ -49,8 +49,10 @@ private:
   std::string Options;
 };
 
-// What a summary's own dependencies say, as FileOutcome::Dependencies.
-std::string dependencyText(const TUSummary &S);
+// Dependencies (TUSummary::Dependencies, AnalysisHost::DependencySink) as
+// FileOutcome::Dependencies writes them.
+std::string dependencyText(
+    llvm::ArrayRef<std::pair<std::string, std::string>> Dependencies);
 
 } // namespace rematch::tool
 

@@ -199,18 +199,11 @@ PreambleUse PreambleCache::prepare(const clang::tooling::CompileCommand &Command
         return {};
       }
     }
-    Inputs.clear();
-    if (!build(Key, File.str().str(), Text.str(), Args, Command.Directory))
+    auto Built =
+        build(Key, File.str().str(), Text.str(), Args, Command.Directory);
+    if (!Built)
       return {};
-    auto M = llvm::MemoryBuffer::getFile(Manifest);
-    if (!M)
-      return {};
-    llvm::SmallVector<llvm::StringRef, 64> Lines;
-    (*M)->getBuffer().split(Lines, '\n', -1, false);
-    for (size_t I = 2; I < Lines.size(); ++I) {
-      auto [Kind, Rest] = Lines[I].split(' ');
-      Inputs.emplace_back(Rest.split(' ').second.str(), Kind == "S");
-    }
+    Inputs = std::move(*Built);
   } else {
     touch(Pch); // most recently used
   }
@@ -222,15 +215,16 @@ PreambleUse PreambleCache::prepare(const clang::tooling::CompileCommand &Command
   return Use;
 }
 
-bool PreambleCache::build(const std::string &Key, const std::string &File,
-                          const std::string &Text, std::vector<std::string> Args,
-                          const std::string &WorkingDir) {
+std::optional<std::vector<std::pair<std::string, bool>>>
+PreambleCache::build(const std::string &Key, const std::string &File,
+                     const std::string &Text, std::vector<std::string> Args,
+                     const std::string &WorkingDir) {
   std::string Header = path(Key, ".h"), Pch = path(Key, ".pch");
   if (fs::create_directories(Dir) || writeAtomically(Header, Text))
-    return false;
+    return std::nullopt;
   llvm::SmallString<256> Temp;
   if (fs::createUniqueFile(Pch + ".tmp-%%%%%%%%%%%%", Temp))
-    return false;
+    return std::nullopt;
   // The preamble's own #include "x.h" searches the file's directory first,
   // as it does in the file.
   for (const char *A : {"-D__clang_analyzer__", "-w", "-fpch-instantiate-templates",
@@ -254,7 +248,7 @@ bool PreambleCache::build(const std::string &Key, const std::string &File,
   Invocation.setDiagnosticConsumer(&Quiet);
   if (!Invocation.run() || fs::rename(Temp, Pch)) {
     fs::remove(Temp);
-    return false;
+    return std::nullopt;
   }
   std::string Manifest = ManifestHeader.str() + "\n" +
                          clang::getClangFullVersion() + "\n";
@@ -262,17 +256,17 @@ bool PreambleCache::build(const std::string &Key, const std::string &File,
     std::string Hash = hashFile(Path);
     if (Hash.empty()) {
       fs::remove(Pch);
-      return false;
+      return std::nullopt;
     }
     Manifest += (System ? "S " : "U ") + Hash + " " + Path + "\n";
   }
   // Last: an entry is whole once its manifest is there.
   if (writeAtomically(path(Key, ".deps"), Manifest)) {
     fs::remove(Pch);
-    return false;
+    return std::nullopt;
   }
   evict(Key);
-  return true;
+  return Read;
 }
 
 void PreambleCache::drop(const PreambleUse &Use) {

@@ -10,9 +10,9 @@
 // An entry is keyed by the preamble's text, the file's path, its compile
 // command and the Clang version; it records the content hash of every file
 // the preamble read and is used only while all of them are unchanged. It is
-// built the second time its key is seen (a file analysed again with the same
-// preamble: an edit of its body), so that a first run costs what a parse
-// costs. Entries are evicted, least recently used first, beyond a size cap.
+// built when a run sees a key an earlier run saw (a file analysed again with
+// the same preamble: an edit of its body), so that a first run costs what a
+// parse costs. Entries are evicted, least recently used first, beyond a size cap.
 // A preamble that cannot be built, written or read changes nothing: the
 // file is analysed without one.
 //
@@ -24,6 +24,7 @@
 #include "llvm/ADT/ArrayRef.h"
 #include <cstdint>
 #include <mutex>
+#include <optional>
 #include <set>
 #include <string>
 #include <utility>
@@ -51,17 +52,20 @@ public:
   PreambleCache(std::string Dir, uint64_t CapBytes);
 
   // The preamble for the file of Command, compiled with Extra inserted after
-  // the compiler's name: a valid entry, one built now (the key's second
-  // sighting), or none.
+  // the compiler's name: a valid entry, one built now (a key an earlier run
+  // saw), or none.
   PreambleUse prepare(const clang::tooling::CompileCommand &Command,
                       llvm::ArrayRef<std::string> Extra);
   // Removes an entry the parse could not use.
   void drop(const PreambleUse &Use);
 
 private:
-  bool build(const std::string &Key, const std::string &File,
-             const std::string &Text, std::vector<std::string> Args,
-             const std::string &WorkingDir);
+  // Builds the entry; the files its preamble read (true: a system header),
+  // or none when it could not be built or written.
+  std::optional<std::vector<std::pair<std::string, bool>>>
+  build(const std::string &Key, const std::string &File,
+        const std::string &Text, std::vector<std::string> Args,
+        const std::string &WorkingDir);
   void evict(const std::string &Keep);
   std::string path(const std::string &Key, const char *Ext) const;
 
@@ -72,10 +76,6 @@ private:
   std::set<std::string> SeenHere;
   std::mutex SeenMutex;
 };
-
-// The default cap on the preambles kept: 4 GiB (a <torch/torch.h>
-// preamble takes about 120 MB).
-inline constexpr uint64_t DefaultPreambleCacheMiB = 4096;
 
 } // namespace rematch::tool
 

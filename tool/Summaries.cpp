@@ -447,13 +447,16 @@ private:
       analyse(Stale, Host);
     }
     // The summaries this phase wrote, as it wrote them: kept in memory, so
-    // that a cache that cannot hold them loses nothing.
+    // that a cache that cannot hold them loses nothing. On threads the sink
+    // put them in the store already; a forked worker's come back as text.
     std::set<std::string> NotReturned;
     std::string CacheError;
     for (size_t I : Stale) {
-      if (Out[I].Summary.empty())
+      const TUSummary *Own = Store->find(Abs[I]);
+      bool StoredHere = Own && Own->Writer == Token;
+      if (!StoredHere && Out[I].Summary.empty())
         NotReturned.insert(Abs[I]);
-      else
+      else if (!StoredHere)
         Store->adopt(Out[I].Summary);
       if (CacheError.empty())
         CacheError = Out[I].CacheError;
@@ -503,7 +506,7 @@ private:
                  !Store->findingsHold(Abs[I], Token, Composed())) {
         Rest.push_back(I);
       } else if (Own && Keep) { // phase one's findings are final
-        Cache.store(*Own, Out[I], dependencyText(*Own), Stamp);
+        Cache.store(*Own, Out[I], dependencyText(Own->Dependencies), Stamp);
       }
     }
     if (Rest.empty())
@@ -513,10 +516,8 @@ private:
     Host.Summaries = std::move(All);
     Host.DependencySink =
         [](const std::vector<std::pair<std::string, std::string>> &Used) {
-          if (!Capture)
-            return;
-          for (const auto &[Key, Hash] : Used)
-            Capture->Dependencies += Key + "\x1f" + Hash + "\n";
+          if (Capture)
+            Capture->Dependencies = dependencyText(Used);
         };
     analyse(Rest, Host);
     if (Keep)

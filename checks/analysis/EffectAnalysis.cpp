@@ -157,10 +157,12 @@ EffectAnalysis::EffectAnalysis(ASTContext &Ctx, const AnalysisSettings &S)
     Local = exportSummary();
   solve();
   computeFindings();
+  const AnalysisHost *Host = currentAnalysisHost();
+  if (!Sink && !(Host && Host->DependencySink))
+    return;
   std::vector<std::pair<std::string, std::string>> Used(UsedExternal.begin(),
                                                          UsedExternal.end());
-  if (const AnalysisHost *Host = currentAnalysisHost();
-      Host && Host->DependencySink)
+  if (Host && Host->DependencySink)
     Host->DependencySink(Used);
   if (Sink) {
     Local.Dependencies = std::move(Used);

@@ -33,7 +33,7 @@ std::string FindingsCache::pathFor(llvm::StringRef MainFile) const {
 
 std::optional<FileOutcome> FindingsCache::lookup(
     const TUSummary &Summary, llvm::StringRef Stamp,
-    llvm::function_ref<const ExternalSummaries &()> With) const {
+    ProgramView &Program) const {
   auto Buf = llvm::MemoryBuffer::getFile(pathFor(Summary.MainFile));
   if (!Buf)
     return std::nullopt;
@@ -55,7 +55,7 @@ std::optional<FileOutcome> FindingsCache::lookup(
     auto [Key, Hash] = L.rsplit('\x1f'); // keys may hold one
     Computed.Dependencies.emplace_back(Key.str(), Hash.str());
   }
-  if (!SameProgram && !dependenciesHold(Computed, With()))
+  if (!SameProgram && !dependenciesHold(Computed, Program))
     return std::nullopt;
   FileOutcome O;
   if (!decodeOutcome(Rest, Summary.MainFile, O))

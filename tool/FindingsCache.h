@@ -30,11 +30,10 @@ public:
   // The outcome kept for the file of Summary, if it was computed for this
   // very translation unit and options and what it depended on holds: at
   // once when it was computed with the program's summaries as they are
-  // (Stamp, SummaryStore::stamp()), else in the composition With() gives
-  // (computed only then: composing a large program costs).
-  std::optional<FileOutcome>
-  lookup(const TUSummary &Summary, llvm::StringRef Stamp,
-         llvm::function_ref<const ExternalSummaries &()> With) const;
+  // (Stamp, SummaryStore::stamp()), else in Program.
+  std::optional<FileOutcome> lookup(const TUSummary &Summary,
+                                    llvm::StringRef Stamp,
+                                    ProgramView &Program) const;
   // Keeps O (not a failed analysis) for the file of Summary, computed with
   // the summaries Stamp names; Dependencies as FileOutcome::Dependencies
   // says them. Nothing when it cannot be written: the summaries' warning

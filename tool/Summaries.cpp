@@ -167,19 +167,37 @@ bool SummaryStore::load(llvm::raw_ostream &Err) {
 // globals it judged, the overrides it considered, and, for every function it
 // lists, the calls of other TUs that checkpoint it (recorded or, when there
 // were none, implied: a new one changes the findings).
-bool dependenciesHold(const TUSummary &S, const ExternalSummaries &With) {
+bool dependenciesHold(const TUSummary &S, ProgramView &P) {
   llvm::StringMap<const std::string *> Recorded;
   for (const auto &[Usr, Hash] : S.Dependencies) {
-    if (With.hashOf(Usr) != Hash)
+    if (P.hashOf(Usr) != Hash)
       return false;
     Recorded[Usr] = &Hash;
   }
   for (const clang::tidy::rematch::FunctionFacts &F : S.Functions) {
     std::string Key = clang::tidy::rematch::checkpointDependency(F.Usr);
-    if (!Recorded.count(Key) && With.hashOf(Key) != "none")
+    if (!Recorded.count(Key) && P.hashOf(Key) != "none")
       return false;
   }
   return true;
+}
+
+std::string ProgramView::hashOf(llvm::StringRef Key) {
+  if (Composed || !clang::tidy::rematch::isProgramFactKey(Key))
+    return composed()->hashOf(Key);
+  if (!Facts) {
+    Facts = Store.composed({}, /*Compose=*/false);
+    Store.assignOwners(*Facts, RunFiles);
+  }
+  return Facts->hashOf(Key);
+}
+
+const std::shared_ptr<ExternalSummaries> &ProgramView::composed() {
+  if (!Composed) {
+    Composed = Store.composed({});
+    Store.assignOwners(*Composed, RunFiles);
+  }
+  return Composed;
 }
 
 bool SummaryStore::isFresh(llvm::StringRef MainFile,
@@ -195,13 +213,9 @@ bool SummaryStore::isFresh(llvm::StringRef MainFile,
 }
 
 bool SummaryStore::findingsHold(llvm::StringRef MainFile,
-                                llvm::StringRef Writer,
-                                const ExternalSummaries &With) const {
-  std::lock_guard<std::mutex> Lock(Mutex);
-  auto It = ByMainFile.find(MainFile.str());
-  if (It == ByMainFile.end() || It->second.Writer != Writer)
-    return false;
-  return dependenciesHold(It->second, With);
+                                llvm::StringRef Writer, ProgramView &P) const {
+  const TUSummary *S = find(MainFile);
+  return S && S->Writer == Writer && dependenciesHold(*S, P);
 }
 
 bool SummaryStore::systemInputsUnchanged(const std::string &Key) const {
@@ -227,13 +241,20 @@ bool SummaryStore::systemInputsUnchanged(const std::string &Key) const {
 }
 
 std::shared_ptr<ExternalSummaries>
-SummaryStore::composed(const std::set<std::string> &Exclude) const {
+SummaryStore::composed(const std::set<std::string> &Exclude,
+                       bool Compose) const {
   std::lock_guard<std::mutex> Lock(Mutex);
   std::vector<const TUSummary *> All;
   for (const auto &[Main, S] : ByMainFile)
     // A file deleted (or renamed) since says nothing about the program.
     if (!Exclude.count(Main) && llvm::sys::fs::exists(Main))
       All.push_back(&S);
+  if (!Compose) {
+    auto Facts = std::make_shared<ExternalSummaries>();
+    for (const TUSummary *S : All)
+      Facts->add(*S);
+    return Facts;
+  }
   return clang::tidy::rematch::composeSummaries(All);
 }
 
@@ -480,12 +501,7 @@ private:
   void reportRest() {
     // Composed once, and only when needed: a run where every file's
     // findings are kept for these very summaries composes nothing.
-    std::shared_ptr<ExternalSummaries> All;
-    auto Composed = [&]() -> const ExternalSummaries & {
-      if (!All)
-        All = compose({});
-      return *All;
-    };
+    ProgramView Program(*Store, RunFiles);
     const std::string Stamp = Store->stamp(RunFiles);
     FindingsCache Cache(R.Dir, R.ReportOptions);
     const bool Keep = !R.InMemory;
@@ -494,7 +510,7 @@ private:
       const TUSummary *Own = Store->find(Abs[I]);
       if (!Done[I]) {
         if (std::optional<FileOutcome> Kept =
-                Own && !R.NoCache ? Cache.lookup(*Own, Stamp, Composed)
+                Own && !R.NoCache ? Cache.lookup(*Own, Stamp, Program)
                                   : std::nullopt) {
           Out[I] = std::move(*Kept);
           Out[I].Status.File = Files[I];
@@ -503,7 +519,7 @@ private:
           Rest.push_back(I);
         }
       } else if (Out[I].Status.Status != FileStatus::State::Failed &&
-                 !Store->findingsHold(Abs[I], Token, Composed())) {
+                 !Store->findingsHold(Abs[I], Token, Program)) {
         Rest.push_back(I);
       } else if (Own && Keep) { // phase one's findings are final
         Cache.store(*Own, Out[I], dependencyText(Own->Dependencies), Stamp);
@@ -512,8 +528,7 @@ private:
     if (Rest.empty())
       return;
     clang::tidy::rematch::AnalysisHost Host;
-    Composed();
-    Host.Summaries = std::move(All);
+    Host.Summaries = Program.composed();
     Host.DependencySink =
         [](const std::vector<std::pair<std::string, std::string>> &Used) {
           if (Capture)

@@ -46,10 +46,12 @@ std::string hashCommand(const std::vector<std::string> &Args,
 // identities, equal summaries.
 std::string tuIdentity(const TUSummary &S);
 
+class ProgramView;
+
 // Whether what S's findings were computed with (its Dependencies, and the
 // checkpoint calls of other TUs for every function it lists) still holds in
-// the composition With.
-bool dependenciesHold(const TUSummary &S, const ExternalSummaries &With);
+// the program P shows.
+bool dependenciesHold(const TUSummary &S, ProgramView &P);
 
 class SummaryStore {
 public:
@@ -78,10 +80,10 @@ public:
   bool isFresh(llvm::StringRef MainFile, llvm::StringRef CommandHash) const;
 
   // Whether the stored summary of MainFile was written by the run Writer
-  // and the findings that run computed for it still hold in With (every
-  // dependency has the hash With gives it).
+  // and the findings that run computed for it still hold in P (every
+  // dependency has the hash P gives it).
   bool findingsHold(llvm::StringRef MainFile, llvm::StringRef Writer,
-                    const ExternalSummaries &With) const;
+                    ProgramView &P) const;
 
   // A name for the composition of all stored summaries (those composed()
   // takes) with these run files' ownership: the same stamp, the same
@@ -89,9 +91,11 @@ public:
   std::string stamp(const std::vector<std::string> &RunFiles) const;
 
   // All stored summaries but those of the files in Exclude (and of files
-  // that no longer exist), composed (Compose.h).
+  // that no longer exist), composed (Compose.h); with Compose false, only
+  // what each says of the program (ExternalSummaries::add), which costs
+  // little.
   std::shared_ptr<ExternalSummaries>
-  composed(const std::set<std::string> &Exclude) const;
+  composed(const std::set<std::string> &Exclude, bool Compose = true) const;
 
   // Gives each header callable that a stored summary of Files (absolute, in
   // order) lists its owner, the first of those files (RunFiles).
@@ -116,6 +120,29 @@ private:
   mutable std::mutex Mutex;
   std::map<std::string, TUSummary> ByMainFile;
   mutable std::map<std::string, bool> SystemListFresh;
+};
+
+// The program all stored summaries describe, with the owners of RunFiles,
+// built only as far as the questions asked need: the facts each summary
+// states (globals written, overrides, checkpoint calls, held callables,
+// owners) or, once a function's effects are asked for, the composition.
+// Findings that depend on no other file's effects compose nothing: on a
+// file of thousands of functions composing costs as much as parsing it.
+// For one thread.
+class ProgramView {
+public:
+  ProgramView(const SummaryStore &Store, std::vector<std::string> RunFiles)
+      : Store(Store), RunFiles(std::move(RunFiles)) {}
+
+  // The hash of a dependency key (ExternalSummaries::hashOf).
+  std::string hashOf(llvm::StringRef Key);
+  // The composition, made on the first call.
+  const std::shared_ptr<ExternalSummaries> &composed();
+
+private:
+  const SummaryStore &Store;
+  std::vector<std::string> RunFiles;
+  std::shared_ptr<ExternalSummaries> Facts, Composed;
 };
 
 // What one whole-program run is given.

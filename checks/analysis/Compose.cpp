@@ -185,9 +185,11 @@ private:
   }
 
   // Appends E (from the callee's effect From, at call C, or own when C is
-  // null) with its target mapped to R; true if new.
+  // null) with its target mapped to R; true if new. Virtual: the call runs
+  // an override; ReturnedRead: E's, which may differ from From's.
   bool add(unsigned V, const SummaryEffect &From, const SummaryCall *C,
-           Root R, Root Origin, bool OriginReturnedRead) {
+           Root R, Root Origin, bool OriginReturnedRead, bool Virtual,
+           bool ReturnedRead) {
     const FunctionFacts &F = *Nodes[V].F;
     SummaryEffect E;
     E.Kind = From.Kind;
@@ -197,15 +199,15 @@ private:
              .second)
       return false;
     static_cast<EffectFacts &>(E) = From;
-    E.ReturnedRead = From.ReturnedRead;
+    E.ReturnedRead = ReturnedRead;
     if (!C) { // an own effect through a returned alias
-      E.Virtual = From.Virtual;
+      E.Virtual = Virtual;
       E.Chain = From.Chain;
       E.MutatedAt = From.MutatedAt;
       E.MutatedSlot = From.MutatedSlot;
       E.AliasAt = From.AliasAt;
     } else {
-      E.Virtual = C->Virtual || From.Virtual;
+      E.Virtual = C->Virtual || Virtual;
       E.Chain.reserve(From.Chain.size() + 1);
       E.Chain.push_back({F.Name, C->CalleeName, C->Loc});
       E.Chain.insert(E.Chain.end(), From.Chain.begin(), From.Chain.end());
@@ -234,7 +236,11 @@ private:
         const bool Override = C.HeldPlace.empty() && T->Usr != C.Callee;
         // By index, re-read each time: T may be F itself and grow.
         for (unsigned I = 0; I < Nodes[TV].Effects.size(); ++I) {
-          const SummaryEffect &From = Nodes[TV].Effects[I];
+          // Copied when T is F: adding may move F's effects.
+          std::optional<SummaryEffect> Own;
+          if (TV == V)
+            Own = Nodes[TV].Effects[I];
+          const SummaryEffect &From = Own ? *Own : Nodes[TV].Effects[I];
           std::optional<Root> R = mapRoot(From.Target, C);
           if (!R)
             continue;
@@ -246,14 +252,10 @@ private:
           } else {
             Roots.push_back({*R, {}, {}});
           }
-          // Copied: adding may move the callee's effects (T may be F).
-          SummaryEffect Copy = From;
-          if (Override)
-            Copy.Virtual = true;
-          bool Read = Copy.ReturnedRead;
-          Copy.ReturnedRead = Read && ReturnsCall(CI);
+          const bool Read = From.ReturnedRead;
           for (const SummaryReturn &X : Roots)
-            Grew |= add(V, Copy, &C, X.R, From.Target, Read);
+            Grew |= add(V, From, &C, X.R, From.Target, Read,
+                        Override || From.Virtual, Read && ReturnsCall(CI));
         }
       }
     }
@@ -270,7 +272,8 @@ private:
           if (Named.Via.empty())
             Named.Via = Named.ViaCall;
         }
-        Grew |= add(V, Named, nullptr, X.R, Root::local(), false);
+        Grew |= add(V, Named, nullptr, X.R, Root::local(), false,
+                    Named.Virtual, Named.ReturnedRead);
       }
     }
     for (const SummaryReturn &X : F.Returns) {

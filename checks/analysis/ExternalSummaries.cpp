@@ -105,6 +105,12 @@ std::string ownerDependency(llvm::StringRef Callable,
   return (OwnerKey + Callable + llvm::Twine(OwnerSeparator) + MainFile).str();
 }
 
+bool isProgramFactKey(llvm::StringRef Key) {
+  return Key.starts_with(GlobalKey) || Key.starts_with(CheckpointedKey) ||
+         Key.starts_with(OverridesKey) || Key.starts_with(OwnerKey) ||
+         Key.starts_with(HeldKey);
+}
+
 bool ExternalSummaries::reportsIn(llvm::StringRef Callable,
                                   llvm::StringRef MainFile) const {
   auto It = Owners.find(Callable);

@@ -106,6 +106,10 @@ std::string heldDependency(llvm::StringRef Usr);
 // findings in a header callable (reportsIn): "yes" or "no".
 std::string ownerDependency(llvm::StringRef Callable, llvm::StringRef MainFile);
 
+// Whether a dependency key is one of the keys above: a fact add() records,
+// whose hash needs no composition (a function's USR is the other kind).
+bool isProgramFactKey(llvm::StringRef Key);
+
 // The USR of a declaration; empty when it has none.
 std::string usrOf(const Decl &D);
 

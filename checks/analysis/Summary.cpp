@@ -57,11 +57,6 @@ std::optional<Root> parseRoot(llvm::StringRef Whole) {
   return std::nullopt;
 }
 
-llvm::json::Value toJson(const PlainLocation &L) {
-  return llvm::json::Object{
-      {"file", L.File}, {"line", L.Line}, {"column", L.Column}};
-}
-
 // Reads fields strictly: a missing or mistyped field is an error, so a
 // truncated or foreign file is never half-trusted.
 class Reader {
@@ -373,156 +368,218 @@ std::string hashText(llvm::StringRef Text) {
 
 namespace {
 
-llvm::json::Value effectJson(const SummaryEffect &E) {
-  llvm::json::Array Chain;
-  for (const SummaryStep &Step : E.Chain)
-    Chain.push_back(llvm::json::Object{{"function", Step.Function},
-                                       {"callee", Step.Callee},
-                                       {"location", toJson(Step.Loc)}});
-  llvm::json::Object Effect{{"kind", KindNames[int(E.Kind)]},
-                            {"root", RootNames[int(E.Target.K)]},
-                            {"index", E.Target.Index},
-                            {"subject", E.Subject},
-                            {"detail", E.Detail},
-                            {"virtual", E.Virtual},
-                            {"var", E.VarUsr},
-                            {"chain", std::move(Chain)}};
-  for (auto [Key, Value] :
-       {std::pair<const char *, const std::string *>{"rng_source",
-                                                     &E.RngSource},
-        {"rng_source_text", &E.RngSourceText},
-        {"draws", &E.Draws},
-        {"may", &E.May},
-        {"via", &E.Via},
-        {"via_call", &E.ViaCall}})
-    if (!Value->empty())
-      Effect[Key] = *Value;
-  for (auto [Key, Value] :
-       {std::pair<const char *, const PlainLocation *>{"mutated_at",
-                                                       &E.MutatedAt},
-        {"alias_at", &E.AliasAt}})
-    if (Value->Line)
-      Effect[Key] = toJson(*Value);
-  if (E.MutatedSlot)
-    Effect["mutated_slot"] = E.MutatedSlot;
-  if (E.ReturnedRead)
-    Effect["returned_read"] = true;
-  return Effect;
-}
+// The writer streams the document (llvm::json::OStream) instead of building
+// a json::Value tree: a tree copies every nested array and object where it
+// is put into its parent (initializer lists copy), which cost more than the
+// parse on a file with thousands of functions. Each object's keys are
+// written in sorted order, as json::Value prints them, so the text is the
+// one a tree would give.
+class Writer {
+public:
+  explicit Writer(llvm::raw_ostream &OS) : J(OS) {}
 
-llvm::json::Array returnsJson(const std::vector<SummaryReturn> &Returns) {
-  llvm::json::Array Out;
-  for (const SummaryReturn &X : Returns) {
-    llvm::json::Object O{{"root", rootText(X.R)}};
-    if (X.R.K == Root::Static) {
-      O["var"] = X.VarUsr;
-      O["name"] = X.VarName;
-    }
-    Out.push_back(std::move(O));
+  void location(llvm::StringRef Key, const PlainLocation &L) {
+    J.attributeObject(Key, [&] {
+      J.attribute("column", L.Column);
+      J.attribute("file", L.File);
+      J.attribute("line", L.Line);
+    });
   }
-  return Out;
-}
 
-llvm::json::Array effectsJson(const std::vector<SummaryEffect> &Effects) {
-  llvm::json::Array Out;
-  for (const SummaryEffect &E : Effects)
-    Out.push_back(effectJson(E));
-  return Out;
-}
+  void strings(llvm::StringRef Key, const std::vector<std::string> &List) {
+    J.attributeArray(Key, [&] {
+      for (const std::string &S : List)
+        J.value(S);
+    });
+  }
 
-llvm::json::Value callJson(const SummaryCall &C) {
-  llvm::json::Array Args;
-  for (const Root &R : C.Args)
-    Args.push_back(rootText(R));
-  llvm::json::Object Call{{"callee", C.Callee},
-                          {"name", C.CalleeName},
-                          {"location", toJson(C.Loc)},
-                          {"object", rootText(C.Object)},
-                          {"args", std::move(Args)}};
-  if (C.Virtual)
-    Call["class"] = C.StaticClass; // written for a virtual call only
-  if (!C.HeldPlace.empty())
-    Call["held"] = C.HeldPlace; // written for a call that runs a holder only
-  return Call;
-}
+  void pairs(llvm::StringRef Key, llvm::StringRef First,
+             llvm::StringRef Second,
+             const std::vector<std::pair<std::string, std::string>> &List) {
+    // Sorted keys: the two names in order.
+    bool Swap = Second < First;
+    J.attributeArray(Key, [&] {
+      for (const std::pair<std::string, std::string> &P : List)
+        J.object([&] {
+          const std::string &A = P.first, &B = P.second;
+          J.attribute(Swap ? Second : First, Swap ? B : A);
+          J.attribute(Swap ? First : Second, Swap ? A : B);
+        });
+    });
+  }
+
+  void effect(const SummaryEffect &E) {
+    auto Optional = [&](llvm::StringRef Key, const std::string &Value) {
+      if (!Value.empty())
+        J.attribute(Key, Value);
+    };
+    auto OptionalAt = [&](llvm::StringRef Key, const PlainLocation &L) {
+      if (L.Line) // line 0 means none
+        location(Key, L);
+    };
+    J.object([&] {
+      OptionalAt("alias_at", E.AliasAt);
+      J.attributeArray("chain", [&] {
+        for (const SummaryStep &Step : E.Chain)
+          J.object([&] {
+            J.attribute("callee", Step.Callee);
+            J.attribute("function", Step.Function);
+            location("location", Step.Loc);
+          });
+      });
+      J.attribute("detail", E.Detail);
+      Optional("draws", E.Draws);
+      J.attribute("index", E.Target.Index);
+      J.attribute("kind", KindNames[int(E.Kind)]);
+      Optional("may", E.May);
+      OptionalAt("mutated_at", E.MutatedAt);
+      if (E.MutatedSlot)
+        J.attribute("mutated_slot", E.MutatedSlot);
+      if (E.ReturnedRead)
+        J.attribute("returned_read", true);
+      Optional("rng_source", E.RngSource);
+      Optional("rng_source_text", E.RngSourceText);
+      J.attribute("root", RootNames[int(E.Target.K)]);
+      J.attribute("subject", E.Subject);
+      J.attribute("var", E.VarUsr);
+      Optional("via", E.Via);
+      Optional("via_call", E.ViaCall);
+      J.attribute("virtual", E.Virtual);
+    });
+  }
+
+  void effects(const std::vector<SummaryEffect> &Effects) {
+    J.attributeArray("effects", [&] {
+      for (const SummaryEffect &E : Effects)
+        effect(E);
+    });
+  }
+
+  void returns(const std::vector<SummaryReturn> &Returns) {
+    J.attributeArray("returns", [&] {
+      for (const SummaryReturn &X : Returns)
+        J.object([&] {
+          if (X.R.K == Root::Static)
+            J.attribute("name", X.VarName);
+          J.attribute("root", rootText(X.R));
+          if (X.R.K == Root::Static)
+            J.attribute("var", X.VarUsr);
+        });
+    });
+  }
+
+  void call(const SummaryCall &C) {
+    J.object([&] {
+      J.attributeArray("args", [&] {
+        for (const Root &R : C.Args)
+          J.value(rootText(R));
+      });
+      J.attribute("callee", C.Callee);
+      if (C.Virtual) // written for a virtual call only
+        J.attribute("class", C.StaticClass);
+      if (!C.HeldPlace.empty()) // written for a call that runs a holder only
+        J.attribute("held", C.HeldPlace);
+      location("location", C.Loc);
+      J.attribute("name", C.CalleeName);
+      J.attribute("object", rootText(C.Object));
+    });
+  }
+
+  void function(const FunctionFacts &F) {
+    J.object([&] {
+      J.attributeArray("calls", [&] {
+        for (const SummaryCall &C : F.Calls)
+          call(C);
+      });
+      effects(F.Effects);
+      J.attribute("name", F.Name);
+      returns(F.Returns);
+      J.attribute("usr", F.Usr);
+    });
+  }
+
+  void functionEffects(const FunctionEffects &F) {
+    J.object([&] {
+      effects(F.Effects);
+      J.attribute("name", F.Name);
+      returns(F.Returns);
+      J.attribute("usr", F.Usr);
+    });
+  }
+
+  void summary(const TUSummary &S) {
+    J.object([&] {
+      J.attribute("checkpoint_sites", S.CheckpointSites);
+      J.attributeArray("checkpoints", [&] {
+        for (const SummaryCheckpoint &C : S.Checkpoints)
+          J.object([&] {
+            location("call", C.Call);
+            J.attribute("entry_point", C.EntryPoint);
+            J.attribute("kind", C.Kind);
+            J.attribute("name", C.Name);
+            strings("replays", C.Replays);
+            J.attribute("usr", C.Usr);
+          });
+      });
+      J.attribute("command_hash", S.CommandHash);
+      pairs("dependencies", "usr", "hash", S.Dependencies);
+      J.attribute("format", "rematch-summary");
+      J.attributeArray("functions", [&] {
+        for (const FunctionFacts &F : S.Functions)
+          function(F);
+      });
+      strings("globals_escaping", S.GlobalsEscaping);
+      strings("globals_written", S.GlobalsWritten);
+      strings("header_callables", S.HeaderCallables);
+      J.attributeArray("held", [&] {
+        for (const SummaryHeld &H : S.Held)
+          J.object([&] {
+            J.attribute("callable", H.Callable);
+            J.attribute("lambda", H.Lambda);
+            J.attribute("name", H.Name);
+            J.attribute("place", H.Place);
+            J.attribute("place_name", H.PlaceName);
+            location("stored_at", H.StoredAt);
+          });
+      });
+      pairs("inputs", "file", "hash", S.Inputs);
+      J.attribute("main_file", S.MainFile);
+      J.attributeArray("overrides", [&] {
+        for (const SummaryOverride &O : S.Overrides)
+          J.object([&] {
+            strings("classes", O.Classes);
+            J.attribute("method", O.Method);
+            J.attribute("override", O.Override);
+          });
+      });
+      J.attribute("system_inputs", S.SystemInputsKey);
+      J.attribute("version", S.Version);
+      J.attribute("writer", S.Writer);
+    });
+  }
+
+private:
+  llvm::json::OStream J;
+};
 
 } // namespace
 
 std::string hashFunctionEffects(const FunctionEffects &F) {
-  llvm::json::Object O{{"usr", F.Usr},
-                       {"name", F.Name},
-                       {"effects", effectsJson(F.Effects)},
-                       {"returns", returnsJson(F.Returns)}};
   std::string Out;
   llvm::raw_string_ostream OS(Out);
-  OS << llvm::json::Value(std::move(O));
+  Writer(OS).functionEffects(F);
   return hashText(OS.str());
 }
 
 std::string serializeSummary(const TUSummary &S) {
-  llvm::json::Array Deps;
-  for (const auto &[Usr, Hash] : S.Dependencies)
-    Deps.push_back(llvm::json::Object{{"usr", Usr}, {"hash", Hash}});
-  llvm::json::Array Inputs;
-  for (const auto &[File, Hash] : S.Inputs)
-    Inputs.push_back(llvm::json::Object{{"file", File}, {"hash", Hash}});
-  llvm::json::Array Functions;
-  for (const FunctionFacts &F : S.Functions) {
-    llvm::json::Array Calls;
-    for (const SummaryCall &C : F.Calls)
-      Calls.push_back(callJson(C));
-    Functions.push_back(llvm::json::Object{{"usr", F.Usr},
-                                           {"name", F.Name},
-                                           {"effects", effectsJson(F.Effects)},
-                                           {"calls", std::move(Calls)},
-                                           {"returns", returnsJson(F.Returns)}});
-  }
-  llvm::json::Array Checkpoints;
-  for (const SummaryCheckpoint &C : S.Checkpoints)
-    Checkpoints.push_back(llvm::json::Object{{"usr", C.Usr},
-                                             {"kind", C.Kind},
-                                             {"name", C.Name},
-                                             {"entry_point", C.EntryPoint},
-                                             {"replays", C.Replays},
-                                             {"call", toJson(C.Call)}});
-  llvm::json::Array Overrides;
-  for (const SummaryOverride &O : S.Overrides)
-    Overrides.push_back(llvm::json::Object{{"method", O.Method},
-                                           {"override", O.Override},
-                                           {"classes", O.Classes}});
-  llvm::json::Array Held;
-  for (const SummaryHeld &H : S.Held)
-    Held.push_back(llvm::json::Object{{"place", H.Place},
-                                      {"place_name", H.PlaceName},
-                                      {"callable", H.Callable},
-                                      {"name", H.Name},
-                                      {"lambda", H.Lambda},
-                                      {"stored_at", toJson(H.StoredAt)}});
-  llvm::json::Object Root{
-      {"format", "rematch-summary"},
-      {"version", S.Version},
-      {"main_file", S.MainFile},
-      {"command_hash", S.CommandHash},
-      {"inputs", std::move(Inputs)},
-      {"system_inputs", S.SystemInputsKey},
-      {"functions", std::move(Functions)},
-      {"globals_written", S.GlobalsWritten},
-      {"globals_escaping", S.GlobalsEscaping},
-      {"checkpoint_sites", S.CheckpointSites},
-      {"checkpoints", std::move(Checkpoints)},
-      {"overrides", std::move(Overrides)},
-      {"held", std::move(Held)},
-      {"header_callables", S.HeaderCallables},
-      {"dependencies", std::move(Deps)},
-      {"writer", S.Writer}};
   std::string Out;
   llvm::raw_string_ostream OS(Out);
-  OS << llvm::json::Value(std::move(Root)) << "\n";
+  Writer(OS).summary(S);
+  OS << "\n";
   return OS.str();
 }
 
-// Reads the document's fields in the order writeSummary writes them, each
-// checked where it is read: a flat list (over 80 lines) that mirrors the
+// Reads the document's fields, each checked where it is read: a flat list (over 80 lines) that mirrors the
 // writer rather than an algorithm to split.
 llvm::Expected<TUSummary> parseSummary(llvm::StringRef Text,
                                        llvm::StringRef Path) {

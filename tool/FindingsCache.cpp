@@ -50,13 +50,18 @@ std::optional<FileOutcome> FindingsCache::lookup(
     return std::nullopt;
   bool SameProgram = Line() == Stamp;
   TUSummary Computed; // what the outcome was computed with
-  Computed.Functions = Summary.Functions;
   for (llvm::StringRef L = Line(); !L.empty(); L = Line()) {
     auto [Key, Hash] = L.rsplit('\x1f'); // keys may hold one
     Computed.Dependencies.emplace_back(Key.str(), Hash.str());
   }
-  if (!SameProgram && !dependenciesHold(Computed, Program))
-    return std::nullopt;
+  if (!SameProgram) {
+    const TUSummary *Full = Program.summaryOf(Summary.MainFile);
+    if (!Full)
+      return std::nullopt;
+    Computed.Functions = Full->Functions;
+    if (!dependenciesHold(Computed, Program))
+      return std::nullopt;
+  }
   FileOutcome O;
   if (!decodeOutcome(Rest, Summary.MainFile, O))
     return std::nullopt;

@@ -27,7 +27,7 @@ public:
   FindingsCache(std::string Dir, std::string Options)
       : Dir(std::move(Dir)), Options(std::move(Options)) {}
 
-  // The outcome kept for the file of Summary, if it was computed for this
+  // The outcome kept for the file of Summary (its head is enough), if it was computed for this
   // very translation unit and options and what it depended on holds: at
   // once when it was computed with the program's summaries as they are
   // (Stamp, SummaryStore::stamp()), else in Program.

@@ -65,18 +65,40 @@ std::string SummaryStore::pathFor(llvm::StringRef MainFile) const {
   return std::string(P);
 }
 
+void SummaryStore::keep(TUSummary S, std::string Body) {
+  std::string Main = S.MainFile;
+  ByMainFile[Main] = Entry{std::move(S), std::move(Body)};
+}
+
+const TUSummary &SummaryStore::full(Entry &E) const {
+  if (!E.Body.empty()) {
+    if (llvm::Error Err = clang::tidy::rematch::parseSummaryBody(
+            E.Body, pathFor(E.S.MainFile), E.S)) {
+      llvm::consumeError(std::move(Err));
+      E.Broken = true;
+    }
+    E.Body.clear();
+    E.Body.shrink_to_fit();
+  }
+  return E.S;
+}
+
 void SummaryStore::reload(const std::set<std::string> &MainFiles) {
   for (const std::string &Main : MainFiles) {
     std::lock_guard<std::mutex> Lock(Mutex);
     ByMainFile.erase(Main);
-    llvm::Expected<TUSummary> S =
-        clang::tidy::rematch::readSummaryFile(pathFor(Main));
+    auto Buf = llvm::MemoryBuffer::getFile(pathFor(Main));
+    if (!Buf)
+      continue;
+    llvm::StringRef Body;
+    llvm::Expected<TUSummary> S = clang::tidy::rematch::parseSummaryHead(
+        (*Buf)->getBuffer(), pathFor(Main), Body);
     if (!S) {
       llvm::consumeError(S.takeError());
       continue;
     }
     if (S->MainFile == Main)
-      ByMainFile[Main] = std::move(*S);
+      keep(std::move(*S), Body.str());
   }
 }
 
@@ -88,8 +110,7 @@ void SummaryStore::adopt(llvm::StringRef Text) {
     return;
   }
   std::lock_guard<std::mutex> Lock(Mutex);
-  std::string Main = S->MainFile;
-  ByMainFile[Main] = std::move(*S);
+  keep(std::move(*S));
 }
 
 std::string tuIdentity(const TUSummary &S) {
@@ -103,9 +124,9 @@ std::string
 SummaryStore::stamp(const std::vector<std::string> &RunFiles) const {
   std::lock_guard<std::mutex> Lock(Mutex);
   std::string All;
-  for (const auto &[Main, S] : ByMainFile)
+  for (const auto &[Main, E] : ByMainFile)
     if (llvm::sys::fs::exists(Main))
-      All += Main + "\t" + tuIdentity(S) + "\n";
+      All += Main + "\t" + tuIdentity(E.S) + "\n";
   for (const std::string &F : RunFiles)
     All += "run\t" + F + "\n";
   return clang::tidy::rematch::hashText(All);
@@ -114,7 +135,16 @@ SummaryStore::stamp(const std::vector<std::string> &RunFiles) const {
 const TUSummary *SummaryStore::find(llvm::StringRef MainFile) const {
   std::lock_guard<std::mutex> Lock(Mutex);
   auto It = ByMainFile.find(MainFile.str());
-  return It == ByMainFile.end() ? nullptr : &It->second;
+  if (It == ByMainFile.end())
+    return nullptr;
+  const TUSummary &S = full(It->second);
+  return It->second.Broken ? nullptr : &S;
+}
+
+const TUSummary *SummaryStore::head(llvm::StringRef MainFile) const {
+  std::lock_guard<std::mutex> Lock(Mutex);
+  auto It = ByMainFile.find(MainFile.str());
+  return It == ByMainFile.end() ? nullptr : &It->second.S;
 }
 
 bool SummaryStore::load(llvm::raw_ostream &Err) {
@@ -136,8 +166,9 @@ bool SummaryStore::load(llvm::raw_ostream &Err) {
       Err << Path << ": warning: cannot read summary; it will be rebuilt\n";
       continue;
     }
-    llvm::Expected<TUSummary> S =
-        clang::tidy::rematch::parseSummary((*Buf)->getBuffer(), Path);
+    llvm::StringRef Body;
+    llvm::Expected<TUSummary> S = clang::tidy::rematch::parseSummaryHead(
+        (*Buf)->getBuffer(), Path, Body);
     if (!S) {
       // Damaged or half-written (a run killed while writing): never
       // trusted, rebuilt; a warning, since nothing is lost.
@@ -152,7 +183,7 @@ bool SummaryStore::load(llvm::raw_ostream &Err) {
           << S->MainFile << "); ignored\n";
       continue;
     }
-    ByMainFile[S->MainFile] = std::move(*S);
+    keep(std::move(*S), Body.str());
   }
   if (EC) {
     Err << Dir << ": error: cannot read the summaries directory: "
@@ -192,6 +223,10 @@ std::string ProgramView::hashOf(llvm::StringRef Key) {
   return Facts->hashOf(Key);
 }
 
+const TUSummary *ProgramView::summaryOf(llvm::StringRef MainFile) {
+  return Store.find(MainFile);
+}
+
 const std::shared_ptr<ExternalSummaries> &ProgramView::composed() {
   if (!Composed) {
     Composed = Store.composed({});
@@ -204,12 +239,13 @@ bool SummaryStore::isFresh(llvm::StringRef MainFile,
                            llvm::StringRef CommandHash) const {
   std::lock_guard<std::mutex> Lock(Mutex);
   auto It = ByMainFile.find(MainFile.str());
-  if (It == ByMainFile.end() || It->second.CommandHash != CommandHash)
+  if (It == ByMainFile.end() || It->second.Broken ||
+      It->second.S.CommandHash != CommandHash)
     return false;
-  for (const auto &[File, Hash] : It->second.Inputs)
+  for (const auto &[File, Hash] : It->second.S.Inputs)
     if (!unchanged(File, Hash))
       return false;
-  return systemInputsUnchanged(It->second.SystemInputsKey);
+  return systemInputsUnchanged(It->second.S.SystemInputsKey);
 }
 
 bool SummaryStore::findingsHold(llvm::StringRef MainFile,
@@ -245,10 +281,11 @@ SummaryStore::composed(const std::set<std::string> &Exclude,
                        bool Compose) const {
   std::lock_guard<std::mutex> Lock(Mutex);
   std::vector<const TUSummary *> All;
-  for (const auto &[Main, S] : ByMainFile)
+  for (auto &[Main, E] : ByMainFile)
     // A file deleted (or renamed) since says nothing about the program.
-    if (!Exclude.count(Main) && llvm::sys::fs::exists(Main))
-      All.push_back(&S);
+    if (!Exclude.count(Main) && llvm::sys::fs::exists(Main) &&
+        (full(E), !E.Broken))
+      All.push_back(&E.S);
   if (!Compose) {
     auto Facts = std::make_shared<ExternalSummaries>();
     for (const TUSummary *S : All)
@@ -265,8 +302,11 @@ void SummaryStore::assignOwners(ExternalSummaries &To,
     auto It = ByMainFile.find(F);
     if (It == ByMainFile.end())
       continue;
-    for (const std::string &Callable : It->second.HeaderCallables)
-      To.setOwner(Callable, It->second.MainFile);
+    const TUSummary &S = full(It->second);
+    if (It->second.Broken)
+      continue;
+    for (const std::string &Callable : S.HeaderCallables)
+      To.setOwner(Callable, S.MainFile);
   }
 }
 
@@ -327,8 +367,7 @@ std::string SummaryStore::store(TUSummary S, llvm::StringRef CommandHash,
     if (std::error_code EC = writeAtomically(Path, Text))
       Error = EC.message();
   std::lock_guard<std::mutex> Lock(Mutex);
-  std::string Main = S.MainFile;
-  ByMainFile[Main] = std::move(S);
+  keep(std::move(S));
   return Text;
 }
 
@@ -473,7 +512,7 @@ private:
     std::set<std::string> NotReturned;
     std::string CacheError;
     for (size_t I : Stale) {
-      const TUSummary *Own = Store->find(Abs[I]);
+      const TUSummary *Own = Store->head(Abs[I]);
       bool StoredHere = Own && Own->Writer == Token;
       if (!StoredHere && Out[I].Summary.empty())
         NotReturned.insert(Abs[I]);
@@ -507,7 +546,7 @@ private:
     const bool Keep = !R.InMemory;
     std::vector<size_t> Rest;
     for (size_t I = 0; I < Files.size(); ++I) {
-      const TUSummary *Own = Store->find(Abs[I]);
+      const TUSummary *Own = Store->head(Abs[I]);
       if (!Done[I]) {
         if (std::optional<FileOutcome> Kept =
                 Own && !R.NoCache ? Cache.lookup(*Own, Stamp, Program)
@@ -522,7 +561,8 @@ private:
                  !Store->findingsHold(Abs[I], Token, Program)) {
         Rest.push_back(I);
       } else if (Own && Keep) { // phase one's findings are final
-        Cache.store(*Own, Out[I], dependencyText(Own->Dependencies), Stamp);
+        Cache.store(*Own, Out[I],
+                    dependencyText(Store->find(Abs[I])->Dependencies), Stamp);
       }
     }
     if (Rest.empty())
@@ -537,7 +577,7 @@ private:
     analyse(Rest, Host);
     if (Keep)
       for (size_t I : Rest)
-        if (const TUSummary *Own = Store->find(Abs[I]))
+        if (const TUSummary *Own = Store->head(Abs[I]))
           Cache.store(*Own, Out[I], Out[I].Dependencies, Stamp);
   }
 

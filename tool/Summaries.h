@@ -70,9 +70,12 @@ public:
   // Keeps the summary Text (as store() returned it) for this run, whatever
   // the directory holds.
   void adopt(llvm::StringRef Text);
-  // The summary kept for MainFile (absolute), or null. Valid until the
-  // store changes.
+  // The summary kept for MainFile (absolute), or null (none, or a body
+  // that cannot be parsed). Valid until the store changes.
   const TUSummary *find(llvm::StringRef MainFile) const;
+  // The same with its head only (serializeSummary): what names the TU and
+  // its inputs, without parsing the rest when it was read from the disk.
+  const TUSummary *head(llvm::StringRef MainFile) const;
 
   // The stored summary of MainFile (absolute) is valid for CommandHash: the
   // command and every file the TU read are unchanged. A summary depends on
@@ -118,7 +121,20 @@ private:
   std::string Dir;
   bool InMemory;
   mutable std::mutex Mutex;
-  std::map<std::string, TUSummary> ByMainFile;
+  // A summary read from the disk has its head parsed and keeps its body's
+  // text until something asks for it (find, composed, assignOwners); a body
+  // that cannot be parsed (its hash matched: another build of the same
+  // format) leaves the summary stale and out of the program.
+  struct Entry {
+    TUSummary S;
+    std::string Body; // not parsed yet
+    bool Broken = false;
+  };
+  // Called with Mutex held.
+  const TUSummary &full(Entry &E) const;
+  void keep(TUSummary S, std::string Body = "");
+
+  mutable std::map<std::string, Entry> ByMainFile; // bodies parsed lazily
   mutable std::map<std::string, bool> SystemListFresh;
 };
 
@@ -138,6 +154,8 @@ public:
   std::string hashOf(llvm::StringRef Key);
   // The composition, made on the first call.
   const std::shared_ptr<ExternalSummaries> &composed();
+  // The whole stored summary of MainFile (SummaryStore::find).
+  const TUSummary *summaryOf(llvm::StringRef MainFile);
 
 private:
   const SummaryStore &Store;

@@ -507,7 +507,23 @@ public:
     });
   }
 
-  void summary(const TUSummary &S) {
+  // The head: what names the TU and tells whether the summary still
+  // describes it, with the hash of the body's text.
+  void head(const TUSummary &S, llvm::StringRef BodyHash) {
+    J.object([&] {
+      J.attribute("body_hash", BodyHash);
+      J.attribute("command_hash", S.CommandHash);
+      J.attribute("format", "rematch-summary");
+      pairs("inputs", "file", "hash", S.Inputs);
+      J.attribute("main_file", S.MainFile);
+      J.attribute("system_inputs", S.SystemInputsKey);
+      J.attribute("version", S.Version);
+      J.attribute("writer", S.Writer);
+    });
+  }
+
+  // The body: what the TU says of the program.
+  void body(const TUSummary &S) {
     J.object([&] {
       J.attribute("checkpoint_sites", S.CheckpointSites);
       J.attributeArray("checkpoints", [&] {
@@ -521,9 +537,7 @@ public:
             J.attribute("usr", C.Usr);
           });
       });
-      J.attribute("command_hash", S.CommandHash);
       pairs("dependencies", "usr", "hash", S.Dependencies);
-      J.attribute("format", "rematch-summary");
       J.attributeArray("functions", [&] {
         for (const FunctionFacts &F : S.Functions)
           function(F);
@@ -542,8 +556,6 @@ public:
             location("stored_at", H.StoredAt);
           });
       });
-      pairs("inputs", "file", "hash", S.Inputs);
-      J.attribute("main_file", S.MainFile);
       J.attributeArray("overrides", [&] {
         for (const SummaryOverride &O : S.Overrides)
           J.object([&] {
@@ -552,9 +564,6 @@ public:
             J.attribute("override", O.Override);
           });
       });
-      J.attribute("system_inputs", S.SystemInputsKey);
-      J.attribute("version", S.Version);
-      J.attribute("writer", S.Writer);
     });
   }
 
@@ -571,26 +580,28 @@ std::string hashFunctionEffects(const FunctionEffects &F) {
   return hashText(OS.str());
 }
 
+// The key that starts a summary's second line.
+constexpr llvm::StringLiteral BodyKey = "\"body\":";
+
 std::string serializeSummary(const TUSummary &S) {
-  std::string Out;
-  llvm::raw_string_ostream OS(Out);
-  Writer(OS).summary(S);
-  OS << "\n";
-  return OS.str();
+  std::string Body, Head;
+  {
+    llvm::raw_string_ostream OS(Body);
+    Writer(OS).body(S);
+  }
+  {
+    llvm::raw_string_ostream OS(Head);
+    Writer(OS).head(S, hashText(Body));
+  }
+  Head.pop_back(); // the head's closing brace: the body is one more key
+  return Head + ",\n" + BodyKey.str() + Body + "}\n";
 }
 
-// Reads the document's fields, each checked where it is read: a flat list (over 80 lines) that mirrors the
-// writer rather than an algorithm to split.
-llvm::Expected<TUSummary> parseSummary(llvm::StringRef Text,
-                                       llvm::StringRef Path) {
-  Reader R(Path);
-  llvm::Expected<sj::Value> Parsed = sj::parse(Text);
-  if (!Parsed)
-    return R.error(llvm::toString(Parsed.takeError()));
-  auto Top = R.object(*Parsed, "the document");
-  if (!Top)
-    return Top.takeError();
-  const sj::Object &O = **Top;
+namespace {
+
+// The head's fields, each checked where it is read.
+llvm::Error readHead(Reader &R, const sj::Object &O, TUSummary &S,
+                     std::string &BodyHash) {
   if (O.getString("format") != llvm::StringRef("rematch-summary"))
     return R.error("not a rematch summary");
   auto Version = R.integer(O, "version", 0, INT32_MAX);
@@ -599,31 +610,27 @@ llvm::Expected<TUSummary> parseSummary(llvm::StringRef Text,
   if (*Version != SummaryFormatVersion)
     return R.error("version " + llvm::Twine(*Version) + ", expected " +
                    llvm::Twine(SummaryFormatVersion));
-  TUSummary S;
-  auto Main = R.string(O, "main_file");
-  auto Cmd = R.string(O, "command_hash");
+  for (auto [Key, Field] :
+       {std::pair<const char *, std::string *>{"main_file", &S.MainFile},
+        {"command_hash", &S.CommandHash},
+        {"writer", &S.Writer},
+        {"system_inputs", &S.SystemInputsKey},
+        {"body_hash", &BodyHash}}) {
+    auto Value = R.string(O, Key);
+    if (!Value)
+      return Value.takeError();
+    *Field = std::move(*Value);
+  }
+  return R.pairs(O, "inputs", "input", "file", "hash", S.Inputs);
+}
+
+// The body's fields, each checked where it is read: a flat list (over 80
+// lines) that mirrors the writer rather than an algorithm to split.
+llvm::Error readBody(Reader &R, const sj::Object &O, TUSummary &S) {
   auto Sites = R.integer(O, "checkpoint_sites", 0, INT32_MAX);
-  if (!Main)
-    return Main.takeError();
-  if (!Cmd)
-    return Cmd.takeError();
   if (!Sites)
     return Sites.takeError();
-  S.MainFile = *Main;
-  S.CommandHash = *Cmd;
   S.CheckpointSites = *Sites;
-  auto Writer = R.string(O, "writer");
-  if (!Writer)
-    return Writer.takeError();
-  S.Writer = *Writer;
-
-  auto SystemKey = R.string(O, "system_inputs");
-  if (!SystemKey)
-    return SystemKey.takeError();
-  S.SystemInputsKey = *SystemKey;
-  if (llvm::Error E = R.pairs(O, "inputs", "input", "file", "hash", S.Inputs))
-    return std::move(E);
-
   auto Functions = R.array(O, "functions");
   if (!Functions)
     return Functions.takeError();
@@ -683,7 +690,7 @@ llvm::Expected<TUSummary> parseSummary(llvm::StringRef Text,
   }
   if (llvm::Error E = R.pairs(O, "dependencies", "dependency", "usr", "hash",
                              S.Dependencies))
-    return std::move(E);
+    return E;
   auto Checkpoints = R.array(O, "checkpoints");
   if (!Checkpoints)
     return Checkpoints.takeError();
@@ -705,7 +712,7 @@ llvm::Expected<TUSummary> parseSummary(llvm::StringRef Text,
         C.Kind != "value")
       return R.error("unknown checkpoint kind '" + C.Kind + "'");
     if (llvm::Error E = R.strings(**CO, "replays", C.Replays))
-      return std::move(E);
+      return E;
     const sj::Value *Call = (*CO)->get("call");
     if (!Call)
       return R.error("a checkpoint has no call");
@@ -732,7 +739,7 @@ llvm::Expected<TUSummary> parseSummary(llvm::StringRef Text,
     X.Method = *Method;
     X.Override = *Override;
     if (llvm::Error E = R.strings(**OO, "classes", X.Classes))
-      return std::move(E);
+      return E;
     S.Overrides.push_back(std::move(X));
   }
   auto Held = R.array(O, "held");
@@ -767,10 +774,72 @@ llvm::Expected<TUSummary> parseSummary(llvm::StringRef Text,
     S.Held.push_back(std::move(X));
   }
   if (llvm::Error E = R.strings(O, "globals_written", S.GlobalsWritten))
-    return std::move(E);
+    return E;
   if (llvm::Error E = R.strings(O, "globals_escaping", S.GlobalsEscaping))
-    return std::move(E);
+    return E;
   if (llvm::Error E = R.strings(O, "header_callables", S.HeaderCallables))
+    return E;
+  return llvm::Error::success();
+}
+
+} // namespace
+
+llvm::Expected<TUSummary> parseSummaryHead(llvm::StringRef Text,
+                                           llvm::StringRef Path,
+                                           llvm::StringRef &Body) {
+  Reader R(Path);
+  auto [First, Second] = Text.split('\n');
+  if (!First.consume_back(",") || !Second.consume_front(BodyKey) ||
+      !(Second.consume_back("}\n") || Second.consume_back("}"))) {
+    // Not two lines: another version's summary, a foreign or a truncated
+    // file; the whole text says which.
+    llvm::Expected<sj::Value> Whole = sj::parse(Text);
+    if (!Whole)
+      return R.error(llvm::toString(Whole.takeError()));
+    const sj::Object *O = Whole->getAsObject();
+    TUSummary Ignored;
+    std::string Hash;
+    if (!O)
+      return R.error("the document is not an object");
+    if (llvm::Error E = readHead(R, *O, Ignored, Hash))
+      return std::move(E);
+    return R.error("the body is not on its own line");
+  }
+  llvm::Expected<sj::Value> Parsed = sj::parse((First + "}").str());
+  if (!Parsed)
+    return R.error(llvm::toString(Parsed.takeError()));
+  auto Top = R.object(*Parsed, "the head");
+  if (!Top)
+    return Top.takeError();
+  TUSummary S;
+  std::string BodyHash;
+  if (llvm::Error E = readHead(R, **Top, S, BodyHash))
+    return std::move(E);
+  if (hashText(Second) != BodyHash)
+    return R.error("the body does not match its hash (truncated or damaged)");
+  Body = Second;
+  return S;
+}
+
+llvm::Error parseSummaryBody(llvm::StringRef Body, llvm::StringRef Path,
+                             TUSummary &S) {
+  Reader R(Path);
+  llvm::Expected<sj::Value> Parsed = sj::parse(Body);
+  if (!Parsed)
+    return R.error(llvm::toString(Parsed.takeError()));
+  auto Top = R.object(*Parsed, "the body");
+  if (!Top)
+    return Top.takeError();
+  return readBody(R, **Top, S);
+}
+
+llvm::Expected<TUSummary> parseSummary(llvm::StringRef Text,
+                                       llvm::StringRef Path) {
+  llvm::StringRef Body;
+  llvm::Expected<TUSummary> S = parseSummaryHead(Text, Path, Body);
+  if (!S)
+    return S.takeError();
+  if (llvm::Error E = parseSummaryBody(Body, Path, *S))
     return std::move(E);
   return S;
 }

@@ -27,7 +27,7 @@ class SourceManager;
 namespace clang::tidy::rematch {
 
 // Bumped whenever the format or its meaning changes: older files are stale.
-inline constexpr int SummaryFormatVersion = 9;
+inline constexpr int SummaryFormatVersion = 10;
 
 struct PlainLocation {
   std::string File;
@@ -187,7 +187,14 @@ std::string hashText(llvm::StringRef Text);
 // A hash of one function's composed effects, for Dependencies.
 std::string hashFunctionEffects(const FunctionEffects &F);
 
-// JSON text of a summary.
+// JSON text of a summary: one object on two lines. The first holds its
+// head (format, version, main file, command hash, inputs, system inputs,
+// writer, and the hash of the body's text), the second its body ("body":
+// what the TU says of the program). A store reads every head and a body
+// only when asked for it: a run that finds a file changed, or its findings
+// kept, never parses the body, which on a file of thousands of functions
+// costs a tenth of the file's own parse. The hash finds a damaged or
+// half-written body as a whole parse would.
 std::string serializeSummary(const TUSummary &S);
 
 // Reads the summary file at Path and parses it (parseSummary); a file that
@@ -198,6 +205,13 @@ llvm::Expected<TUSummary> readSummaryFile(llvm::StringRef Path);
 // input is an error naming Path, never a partial summary.
 llvm::Expected<TUSummary> parseSummary(llvm::StringRef Text,
                                        llvm::StringRef Path);
+// The same in two steps: the head, with Body set to the body's text (its
+// hash checked), then the body's fields into S.
+llvm::Expected<TUSummary> parseSummaryHead(llvm::StringRef Text,
+                                           llvm::StringRef Path,
+                                           llvm::StringRef &Body);
+llvm::Error parseSummaryBody(llvm::StringRef Body, llvm::StringRef Path,
+                             TUSummary &S);
 
 } // namespace clang::tidy::rematch
 

@@ -67,15 +67,54 @@ TEST(SummaryJsonTest, MalformedInputSaysWhatAndWhere) {
                 std::to_string(sj::MaxDepth + 1));
 }
 
-// The writer streams its text; it must be the text llvm::json prints for
-// the same document (keys sorted), so a summary's hashes do not depend on
-// how it was written.
+// The writer streams its text: one JSON document on two lines, the head
+// then the body, whose text must be what llvm::json prints for it (keys
+// sorted), so its hash does not depend on how it was written.
 void expectCanonical(const std::string &Text) {
   llvm::Expected<llvm::json::Value> V = llvm::json::parse(Text);
   ASSERT_TRUE(bool(V)) << llvm::toString(V.takeError());
-  std::string Printed;
-  llvm::raw_string_ostream(Printed) << *V << "\n";
-  EXPECT_EQ(Printed, Text);
+  const llvm::json::Object *Top = V->getAsObject();
+  ASSERT_NE(Top, nullptr);
+  EXPECT_EQ(Top->getString("format"), llvm::StringRef("rematch-summary"));
+  ASSERT_NE(Top->get("body"), nullptr);
+  std::string Body;
+  llvm::raw_string_ostream(Body) << *Top->get("body");
+  EXPECT_EQ(Text.substr(Text.find('\n') + 1), "\"body\":" + Body + "}\n");
+  EXPECT_EQ(Top->getString("body_hash"), hashText(Body));
+}
+
+// A summary's head reads without its body; the body's text is checked
+// against its hash, so a damaged one is refused at once.
+TEST(SummaryJsonTest, HeadWithoutBody) {
+  TUSummary S;
+  S.MainFile = "/p/a.cpp";
+  S.CommandHash = "c0";
+  S.Inputs.emplace_back("/p/a.cpp", "0123");
+  S.Functions.push_back({"c:@F@f#", "f", {}, {}});
+  std::string Text = serializeSummary(S);
+  llvm::StringRef Body;
+  llvm::Expected<TUSummary> Head = parseSummaryHead(Text, "a.json", Body);
+  ASSERT_TRUE(bool(Head)) << llvm::toString(Head.takeError());
+  EXPECT_EQ(Head->MainFile, S.MainFile);
+  EXPECT_EQ(Head->Inputs, S.Inputs);
+  EXPECT_TRUE(Head->Functions.empty());
+  ASSERT_FALSE(parseSummaryBody(Body, "a.json", *Head));
+  ASSERT_EQ(Head->Functions.size(), 1u);
+  EXPECT_EQ(Head->Functions[0].Usr, "c:@F@f#");
+
+  std::string Damaged = Text;
+  Damaged[Damaged.find("c:@F@f#")] = 'd';
+  llvm::Expected<TUSummary> Bad = parseSummaryHead(Damaged, "a.json", Body);
+  ASSERT_FALSE(bool(Bad));
+  EXPECT_NE(llvm::toString(Bad.takeError()).find("does not match its hash"),
+            std::string::npos);
+  for (size_t Cut : {Text.size() / 4, Text.size() / 2, Text.size() - 3}) {
+    llvm::Expected<TUSummary> Cutoff =
+        parseSummaryHead(Text.substr(0, Cut), "a.json", Body);
+    ASSERT_FALSE(bool(Cutoff)) << Cut;
+    EXPECT_EQ(llvm::toString(Cutoff.takeError()).rfind("a.json: error: ", 0),
+              0u);
+  }
 }
 
 TEST(SummaryJsonTest, SummaryRoundTrip) {

@@ -16,12 +16,18 @@ system) of the child, side by side with the parse (clang++-19
 for a translation unit that includes <torch/torch.h> (where libtorch-dev is
 installed) and for analysis_bench.py's 4k-function file (whose own text
 dominates); and, for the 200-file project of precommit_bench.py, a cold
-run and an unchanged one against the sum of the 200 parses. Every round is
-printed, then the medians. Goals: first <= 1.10; unchanged <= 0.02; edited
-<= 0.30 for the torch file; "build" has none: it is paid once per preamble.
+run and an unchanged one against the sum of the 200 parses; with --mlx, the
+same for MLX's sources and tests, and a run after three files were edited.
+Every round is printed, then the medians. Goals (issue 30): first <= 1.10;
+unchanged <= 0.02 for the torch file and the projects (the 4k file's parse,
+0.2 s, is ten times the cost of loading rematch's shared libraries: its
+row is printed, not judged); edited <= 0.30 for the torch file and <= 1.00
+(never slower than its parse) for the 4k file; "build" has none: it is paid
+once per preamble.
 
 Usage: cache_bench.py --rematch build/tool/rematch [--clang clang++-19]
-                      [--repeat 5] [--files 200] [--only torch,4k,project]
+                      [--repeat 5] [--files 200] [--only torch,4k,project,mlx]
+                      [--mlx <MLX source tree>]
 """
 
 import argparse
@@ -92,6 +98,58 @@ def project(args):
         shutil.rmtree(root, ignore_errors=True)
 
 
+def mlx_files(args, root, flags):
+    """MLX's sources and tests (not its Metal or CUDA backends) that parse
+    here without MLX's build (no generated headers, BLAS or MPI)."""
+    names = []
+    for top in ("mlx", "tests"):
+        for d, _, fs in os.walk(os.path.join(root, top)):
+            rel = os.path.relpath(d, root)
+            if any(x in rel for x in ("backend/metal", "backend/cuda",
+                                      "examples")):
+                continue
+            names += [os.path.join(rel, f) for f in fs if f.endswith(".cpp")]
+    return [f for f in sorted(names)
+            if pb.cpu_time([args.clang, "-fsyntax-only", *flags, f],
+                           root)[2] == 0]
+
+
+def mlx_project(args):
+    """MLX as a CI job sees it: a cold run, a run with nothing changed, and
+    one after three files' bodies were edited, against the sum of the
+    parses."""
+    root = tempfile.mkdtemp(prefix="rematch-cache-mlx-")
+    try:
+        for top in ("mlx", "tests"):
+            shutil.copytree(os.path.join(args.mlx, top),
+                            os.path.join(root, top), symlinks=True)
+        flags = ["-std=c++20", "-I" + root, '-DMLX_VERSION="0"']
+        files = mlx_files(args, root, flags)
+        rows = []
+        for r in range(args.repeat):
+            sums = os.path.join(root, "sums-%d" % r)
+            cmd = [args.rematch, "-j", "2", "--summaries-dir=" + sums, *files,
+                   "--", *flags]
+            first = pb.cpu_time(cmd, root)[0]
+            unchanged = pb.cpu_time(cmd, root)[0]
+            for f in files[:3]:
+                with open(os.path.join(root, f), "a") as out:
+                    out.write("\nstatic float edited_%d(float x) "
+                              "{ return x * %d; }\n" % (r, r))
+            edited = pb.cpu_time(cmd, root)[0]
+            parses = sum(pb.cpu_time([args.clang, "-fsyntax-only", *flags,
+                                      f], root)[0] for f in files)
+            rows.append((parses, first / parses, unchanged / parses,
+                         edited / parses))
+            print("  MLX %d files round %d: parses %6.2f s  first %.3f  "
+                  "unchanged %.4f  3 edited %.3f"
+                  % (len(files), r + 1, *rows[-1]), flush=True)
+        return len(files), [statistics.median(x[i] for x in rows)
+                            for i in (1, 2, 3)]
+    finally:
+        shutil.rmtree(root, ignore_errors=True)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -99,8 +157,11 @@ def main():
     ap.add_argument("--clang", default="clang++-19")
     ap.add_argument("--repeat", type=int, default=5)
     ap.add_argument("--files", type=int, default=200)
-    ap.add_argument("--only", default="torch,4k,project",
+    ap.add_argument("--only", default="torch,4k,project,mlx",
                     help="the cases to run, comma-separated")
+    ap.add_argument("--mlx", default="",
+                    help="an MLX source tree (github.com/ml-explore/mlx): "
+                    "its sources and tests as a project")
     args = ap.parse_args()
     args.rematch = os.path.abspath(args.rematch)
     print("rematch cache benchmark: cpu, %d round(s); ratios to the parse"
@@ -118,20 +179,25 @@ def main():
         cases.append(("torch", ab.generate_torch(), flags, 0.30))
     if "4k" in only:
         cases.append(("4k", ab.generate(4000, 256, True)[0], ["-std=c++17"],
-                      None))
+                      1.00))
     for name, text, flags, goal in cases:
         med = one_file(args, name, text, flags)
         print("%-6s median: " % name +
               "  ".join("%s %.3f" % (s, med[s]) for s in STEPS), flush=True)
         check(name + " first", med["first"], 1.10)
-        check(name + " unchanged", med["unchanged"], 0.02)
-        if goal is not None:
-            check(name + " edited", med["edited"], goal)
+        if name == "torch":
+            check(name + " unchanged", med["unchanged"], 0.02)
+        check(name + " edited", med["edited"], goal)
     if "project" in only:
         first, unchanged = project(args)
         print("%d files median: first %.3f  unchanged %.4f"
               % (args.files, first, unchanged))
         check("project unchanged", unchanged, 0.02)
+    if args.mlx and "mlx" in only:
+        n, (first, unchanged, edited) = mlx_project(args)
+        print("MLX %d files median: first %.3f  unchanged %.4f  "
+              "3 edited %.3f" % (n, first, unchanged, edited))
+        check("MLX unchanged", unchanged, 0.02)
     print("above the goal: " + "; ".join(failed) if failed
           else "every ratio within its goal")
 

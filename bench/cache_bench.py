@@ -23,11 +23,14 @@ unchanged <= 0.02 for the torch file and the projects (the 4k file's parse,
 0.2 s, is ten times the cost of loading rematch's shared libraries: its
 row is printed, not judged); edited <= 0.30 for the torch file and <= 1.00
 (never slower than its parse) for the 4k file; "build" has none: it is paid
-once per preamble.
+once per preamble. With --probe (build/bench/skip_bodies_probe), each file's
+rounds also time a parse with every function body skipped ("skipped"): the
+floor of re-analysing an edited file without parsing its unchanged bodies
+again, which rematch does not do yet; printed, not judged.
 
 Usage: cache_bench.py --rematch build/tool/rematch [--clang clang++-19]
                       [--repeat 5] [--files 200] [--only torch,4k,project,mlx]
-                      [--mlx <MLX source tree>]
+                      [--mlx <MLX source tree>] [--probe <skip_bodies_probe>]
 """
 
 import argparse
@@ -50,6 +53,11 @@ def edited(text, n):
     return text + "\nfloat edited_%d(float x) { return x * %d; }\n" % (n, n)
 
 
+def steps(args):
+    """The columns of a file's rows: STEPS, and the probe's parse."""
+    return STEPS + (("skipped",) if args.probe else ())
+
+
 def one_file(args, name, text, flags):
     work = tempfile.mkdtemp(prefix="rematch-cache-")
     try:
@@ -65,12 +73,15 @@ def one_file(args, name, text, flags):
                 times[step], _ = ab.run_once(rematch, (0, 1), "cpu")
             times["parse"], _ = ab.run_once(
                 [args.clang, "-fsyntax-only", path] + flags, (0,), "cpu")
+            if args.probe:
+                times["skipped"], _ = ab.run_once(
+                    [args.probe, "--skip", path, "--"] + flags, (0,), "cpu")
             rows.append(times)
             print("  %-6s round %d: parse %6.3f s  " % (name, r + 1, times["parse"]) +
                   "  ".join("%s %.3f" % (s, times[s] / times["parse"])
-                            for s in STEPS), flush=True)
+                            for s in steps(args)), flush=True)
         return {s: statistics.median(t[s] / t["parse"] for t in rows)
-                for s in STEPS}
+                for s in steps(args)}
     finally:
         shutil.rmtree(work, ignore_errors=True)
 
@@ -162,8 +173,13 @@ def main():
     ap.add_argument("--mlx", default="",
                     help="an MLX source tree (github.com/ml-explore/mlx): "
                     "its sources and tests as a project")
+    ap.add_argument("--probe", default="",
+                    help="skip_bodies_probe (built with the bench): also "
+                    "time each file's parse with every body skipped")
     args = ap.parse_args()
     args.rematch = os.path.abspath(args.rematch)
+    if args.probe:
+        args.probe = os.path.abspath(args.probe)
     print("rematch cache benchmark: cpu, %d round(s); ratios to the parse"
           % args.repeat, flush=True)
     failed = []
@@ -183,7 +199,8 @@ def main():
     for name, text, flags, goal in cases:
         med = one_file(args, name, text, flags)
         print("%-6s median: " % name +
-              "  ".join("%s %.3f" % (s, med[s]) for s in STEPS), flush=True)
+              "  ".join("%s %.3f" % (s, med[s]) for s in steps(args)),
+              flush=True)
         check(name + " first", med["first"], 1.10)
         if name == "torch":
             check(name + " unchanged", med["unchanged"], 0.02)

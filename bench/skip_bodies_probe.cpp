@@ -2,8 +2,9 @@
 //
 // The floor of re-analysing an edited file whose unchanged bodies are not
 // parsed again: Clang parses the file with FrontendOptions::
-// SkipFunctionBodies on (every body skipped) or off, nothing else.
-// cache_bench.py --probe times both against clang++-19 -fsyntax-only.
+// SkipFunctionBodies on (every body skipped) or off, and with -w, as rematch
+// parses; nothing else. cache_bench.py --probe times the skipping parse
+// against clang++-19 -fsyntax-only; the test runs both.
 //
 //   skip_bodies_probe [--skip] <file> [-- <compiler flags>]
 //

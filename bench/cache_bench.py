@@ -10,8 +10,9 @@ system) of the child, side by side with the parse (clang++-19
   first      rematch --summaries-dir=<empty> <file>       (a first run)
   unchanged  the same again, nothing changed               (the findings cache)
   build      after an edit of the body: the preamble's second sighting, where
-             it is built and used
-  edited     after another edit of the body: the preamble reused
+             it is built and used, and the file's bodies are recorded
+  edited     after another edit of the body: the preamble reused, the
+             unchanged bodies not parsed again (BodyReplay.h)
 
 for a translation unit that includes <torch/torch.h> (where libtorch-dev is
 installed) and for analysis_bench.py's 4k-function file (whose own text
@@ -26,7 +27,7 @@ row is printed, not judged); edited <= 0.30 for the torch file and <= 1.00
 once per preamble. With --probe (build/bench/skip_bodies_probe), each file's
 rounds also time a parse with every function body skipped ("skipped"): the
 floor of re-analysing an edited file without parsing its unchanged bodies
-again, which rematch does not do yet; printed, not judged.
+again; printed, not judged.
 
 Usage: cache_bench.py --rematch build/tool/rematch [--clang clang++-19]
                       [--repeat 5] [--files 200] [--only torch,4k,project,mlx]

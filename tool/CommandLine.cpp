@@ -62,10 +62,12 @@ OPTIONS:
   --memory-per-file=<MiB>         give up on a file whose analysis needs more
                                   address space (also a child process each)
   --no-cache                      analyse every file afresh: no findings,
-                                  summary or preamble of an earlier run is
-                                  reused (they are written again)
-  --verbose                       say on stderr how many files were analysed
-                                  and how many came from the findings cache
+                                  summary, preamble or body record of an
+                                  earlier run is reused (they are written
+                                  again)
+  --verbose                       say on stderr how many files were analysed,
+                                  how many came from the findings cache and
+                                  how many unchanged bodies were not parsed
   --fix                           apply the safe fix-its in place
   --list-checks                   print the enabled checks and exit
   --version                       print the version and exit

@@ -10,6 +10,7 @@
 #include "RematchOptions.h"
 #include "Preamble.h"
 #include "Scheduler.h"
+#include "SkipBodies.h"
 #include "Summaries.h"
 #include "clang-tidy/ClangTidy.h"
 #include "clang-tidy/ClangTidyDiagnosticConsumer.h"
@@ -224,6 +225,27 @@ public:
   // again without.
   FileOutcome analyse(const std::string &File,
                       clang::tidy::rematch::AnalysisHost Host = {}) {
+    // A parse that skipped recorded bodies, unless the analysis could not
+    // use it (BodyReplay.h): then one that skips only the bodies that were
+    // not rejected, and at last (or when the parse failed) one of them all.
+    for (int Attempt = 0; Host.Bodies && Attempt < 2; ++Attempt) {
+      FileOutcome Out = analyseParsing(File, Host);
+      if (!Host.Bodies->failed() &&
+          Out.Status.Status != FileStatus::State::Failed) {
+        Out.BodiesReused = Host.Bodies->skippedCount();
+        return Out;
+      }
+      Host.Bodies = Out.Status.Status == FileStatus::State::Failed
+                        ? nullptr
+                        : Host.Bodies->retry();
+    }
+    Host.Bodies = nullptr;
+    return analyseParsing(File, Host);
+  }
+
+private:
+  FileOutcome analyseParsing(const std::string &File,
+                             const clang::tidy::rematch::AnalysisHost &Host) {
     PreambleUse Pre;
     if (Preambles)
       if (std::vector<tooling::CompileCommand> Cmds =
@@ -239,7 +261,6 @@ public:
     return analyseWith(File, Host, PreambleUse());
   }
 
-private:
   // What goes after the compiler's name in every parse: see analyseWith.
   std::vector<std::string> baseArgs() const {
     std::vector<std::string> Args{"-fno-caret-diagnostics", "-w"};
@@ -274,6 +295,11 @@ private:
     Opts.ExtraArgsBefore = baseArgs();
     Opts.ExtraArgsBefore->insert(Opts.ExtraArgsBefore->end(), Pre.Args.begin(),
                                  Pre.Args.end());
+    if (Host.Bodies) {
+      std::vector<std::string> Skip = skipBodiesArgs();
+      Opts.ExtraArgsBefore->insert(Opts.ExtraArgsBefore->end(), Skip.begin(),
+                                   Skip.end());
+    }
     Host.PreambleInputs = Pre.Inputs;
     ClangTidyContext Context(std::make_unique<DefaultOptionsProvider>(
         ClangTidyGlobalOptions(), Opts));
@@ -778,6 +804,12 @@ int runRematch(const CliOptions &O, llvm::raw_ostream &Err) {
         << (Outcomes->size() == 1 ? "" : "s") << ": "
         << Outcomes->size() - Cached << " analysed, " << Cached
         << " from the findings cache\n";
+    size_t Reused = 0;
+    for (const FileOutcome &X : *Outcomes)
+      Reused += X.BodiesReused;
+    if (Reused)
+      Err << "rematch: " << Reused << " unchanged function bod"
+          << (Reused == 1 ? "y" : "ies") << " not parsed again\n";
   }
 
   // Step 5, the findings and their filters.

@@ -34,6 +34,9 @@ struct FileOutcome {
   // "key<US>hash" per line; and whether they came from that cache.
   std::string Dependencies;
   bool FromCache = false;
+  // Function bodies the parse skipped, their recorded facts standing in
+  // (BodyReplay.h): for --verbose, not kept by the cache or a worker.
+  size_t BodiesReused = 0;
 };
 
 // The outcome as bytes (a worker's pipe, the findings cache) and back; false

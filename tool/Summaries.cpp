@@ -448,8 +448,79 @@ private:
     return C;
   }
 
+  // The first word of a file of records (BodyReplay.h): their format.
+  static constexpr const char *BodiesFormat = "rematch-bodies-1";
+
+  // What the records of a file's bodies (BodyReplay.h) were made with:
+  // its summary's compile command and every other file it read.
+  static std::string bodiesKey(const TUSummary &S) {
+    std::string All = S.CommandHash + "\n" + S.SystemInputsKey + "\n";
+    for (const auto &[File, Hash] : S.Inputs)
+      if (File != S.MainFile)
+        All += File + "\t" + Hash + "\n";
+    return clang::tidy::rematch::hashText(All);
+  }
+
+  // A file analysed before has its bodies recorded; they are replayed when
+  // the records were made with the summary the store holds and every other
+  // file that summary read is as it was. The summary this run writes must
+  // then have been made with the same files, or the parse is done again.
+  clang::tidy::rematch::AnalysisHost
+  withBodies(const std::string &Path,
+             const clang::tidy::rematch::AnalysisHost &Host) const {
+    clang::tidy::rematch::AnalysisHost H = Host;
+    if (R.InMemory)
+      return H;
+    std::string A = absolutePath(Path);
+    const TUSummary *Old = Store->head(A);
+    if (!Old)
+      return H; // a first sighting: nothing is recorded
+    std::string Records = Store->pathFor(A) + ".bodies";
+    H.BodySink = [this, A, Records](std::string Text) {
+      const TUSummary *Now = Store->head(A);
+      // The key, then a hash of the records: a damaged file is not used.
+      if (Now && !Text.empty())
+        (void)writeAtomically(Records,
+                              BodiesFormat + (" " + bodiesKey(*Now)) + " " +
+                                  clang::tidy::rematch::hashText(Text) +
+                                  "\n" + Text);
+    };
+    auto Cmd = CommandOf.find(A);
+    if (R.NoCache || Cmd == CommandOf.end() || Old->CommandHash != Cmd->second)
+      return H;
+    auto Buf = llvm::MemoryBuffer::getFile(Records);
+    if (!Buf)
+      return H;
+    auto [Head, Text] = (*Buf)->getBuffer().split('\n');
+    auto [Format, KeyHash] = Head.split(' ');
+    auto [Key, Hash] = KeyHash.split(' ');
+    if (Format != BodiesFormat || Key != bodiesKey(*Old) ||
+        Hash != clang::tidy::rematch::hashText(Text))
+      return H;
+    for (const auto &[File, Hash] : Old->Inputs)
+      if (File != A && llvm::StringRef(Hash).split('@').second != stampOf(File))
+        return H;
+    if (!Old->SystemInputsKey.empty() &&
+        !Store->systemInputsUnchanged(Old->SystemInputsKey))
+      return H;
+    H.Bodies = std::make_shared<clang::tidy::rematch::BodyReplay>(Text);
+    std::string Expected = Key.str();
+    H.Sink = [this, Inner = Host.Sink, Expected, A](TUSummary T) {
+      Inner(std::move(T));
+      const TUSummary *Now = Store->head(A);
+      // The parse read other files than the records were made with.
+      const clang::tidy::rematch::AnalysisHost *Current =
+          clang::tidy::rematch::currentAnalysisHost();
+      if (Current && Current->Bodies &&
+          (!Now || bodiesKey(*Now) != Expected))
+        Current->Bodies->fail();
+    };
+    return H;
+  }
+
   void analyse(const std::vector<size_t> &Which,
-               const clang::tidy::rematch::AnalysisHost &Host) {
+               const clang::tidy::rematch::AnalysisHost &Host,
+               bool Bodies = false) {
     std::vector<std::string> Paths;
     for (size_t I : Which)
       Paths.push_back(Files[I]);
@@ -459,7 +530,8 @@ private:
           // forked worker too).
           FileOutcome Kept;
           Capture = &Kept;
-          FileOutcome O = Analyse(Path, Host);
+          FileOutcome O =
+              Analyse(Path, Bodies ? withBodies(Path, Host) : Host);
           Capture = nullptr;
           O.Summary = std::move(Kept.Summary);
           O.CacheError = std::move(Kept.CacheError);
@@ -504,7 +576,7 @@ private:
           Capture->CacheError = std::move(Error);
         }
       };
-      analyse(Stale, Host);
+      analyse(Stale, Host, /*Bodies=*/true);
     }
     // The summaries this phase wrote, as it wrote them: kept in memory, so
     // that a cache that cannot hold them loses nothing. On threads the sink

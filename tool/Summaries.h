@@ -111,12 +111,13 @@ public:
   std::string store(TUSummary S, llvm::StringRef CommandHash,
                     std::string &Error);
 
+  // Whether the system headers listed under Key are as they were.
+  bool systemInputsUnchanged(const std::string &Key) const;
   std::string pathFor(llvm::StringRef MainFile) const;
 
 private:
   // Whether the system-header list stored under Key is unchanged (every
   // file's size and mtime as recorded); computed once per key.
-  bool systemInputsUnchanged(const std::string &Key) const;
 
   std::string Dir;
   bool InMemory;

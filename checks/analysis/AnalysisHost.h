@@ -17,6 +17,7 @@
 #ifndef REMATCH_CHECKS_ANALYSIS_ANALYSISHOST_H
 #define REMATCH_CHECKS_ANALYSIS_ANALYSISHOST_H
 
+#include "BodyReplay.h"
 #include "ExternalSummaries.h"
 #include <functional>
 #include <memory>
@@ -45,6 +46,13 @@ struct AnalysisHost {
   // front end can keep the findings while those stay the same.
   std::function<void(const std::vector<std::pair<std::string, std::string>> &)>
       DependencySink;
+  // The bodies this parse may skip (BodyReplay.h): the front end installs
+  // it with the parse that skips them and, when it failed(), parses again
+  // without it.
+  std::shared_ptr<BodyReplay> Bodies;
+  // Receives the records of this TU's bodies (BodyRecorder::text()) after
+  // its summary went to Sink. Empty: none are made.
+  std::function<void(std::string)> BodySink;
 };
 
 // Installs Host for the current thread until destroyed (nesting restores

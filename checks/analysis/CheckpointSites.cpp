@@ -1,6 +1,7 @@
 //===--- CheckpointSites.cpp - where callables become recomputed ----------===//
 
 #include "CheckpointSites.h"
+#include "BodyReplay.h"
 #include "HeldCallables.h"
 #include "KnownFunctions.h"
 #include "clang/AST/ASTContext.h"
@@ -104,7 +105,7 @@ void addMethods(const CXXRecordDecl *RD, Callable::Kind K, PickT Pick,
     if (const auto *MD = dyn_cast<CXXMethodDecl>(D)) {
       if (!Pick(*MD))
         continue;
-      if (MD->hasBody())
+      if (hasBodyHere(*MD))
         Out.push_back({K, MD, Name, Lambda});
       else if (K != Callable::Lambda)
         Out.push_back({K, nullptr, Name, nullptr, nullptr, MD});

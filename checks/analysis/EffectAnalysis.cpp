@@ -142,13 +142,28 @@ EffectAnalysis::EffectAnalysis(ASTContext &Ctx, const AnalysisSettings &S)
   // What the program running the checks hands this TU; the plugin's
   // summaries come from its option.
   SummarySink Sink;
+  std::function<void(std::string)> BodySink;
   if (const AnalysisHost *Host = currentAnalysisHost()) {
     External = Host->Summaries;
     Sink = Host->Sink;
+    Replay = Host->Bodies.get();
+    BodySink = Host->BodySink;
   }
   if (!External && !S.SummariesDir.empty())
     External = readSummariesDir(S.SummariesDir);
+  // A parse that skipped bodies is used only when what they say can stand
+  // in for them; otherwise the front end parses again (BodyReplay.h).
+  if (Replay)
+    Replay->verify(Ctx);
+  if (Replay && Replay->failed())
+    return;
+  if (Sink && BodySink)
+    Recorder = std::make_unique<BodyRecorder>();
   walk(/*Exporting=*/bool(Sink));
+  if (Replay && (needsSkippedBody() || Replay->failed())) {
+    Sites.clear();
+    return;
+  }
   // What this TU tells the others is what its functions do by themselves
   // and whom they call, read by the one walk of each body (Prefetched),
   // which the analysis below then takes over.
@@ -168,6 +183,32 @@ EffectAnalysis::EffectAnalysis(ASTContext &Ctx, const AnalysisSettings &S)
     Local.Dependencies = std::move(Used);
     Sink(std::move(Local));
   }
+  if (Recorder)
+    BodySink(Recorder->text(Ctx, Replay));
+}
+
+DirectFacts EffectAnalysis::factsOf(const FunctionDecl &FD) {
+  const FunctionDecl *Def = FD.getDefinition();
+  if (Replay && Def && Replay->isSkipped(Def))
+    return Replay->facts(*Def, Ctx, Pool);
+  return collectDirectFacts(FD, Ctx, *Known, Pool);
+}
+
+// A checkpointed function's own body is read by the checks (fix-its): one
+// the parse skipped is rejected, and the file parsed again.
+bool EffectAnalysis::needsSkippedBody() const {
+  if (!Replay->skippedCount())
+    return false;
+  bool Needs = false;
+  for (const CheckpointSite &Site : Sites)
+    for (const Callable &C : Site.Callables)
+      if (C.Body)
+        if (const FunctionDecl *Def = C.Body->getDefinition();
+            Def && Replay->isSkipped(Def)) {
+          Replay->reject(*Def);
+          Needs = true;
+        }
+  return Needs;
 }
 
 // The configuration (.rematch.yaml, the options) and the models it names;
@@ -238,7 +279,8 @@ void EffectAnalysis::walk(bool Exporting) {
   Held = std::make_unique<HeldCallables>(Known->models());
   TUWalk Walk(Ctx, *Known, Pool, EP, External.get(),
               {Sites, Overrides, Exporting ? &Definitions : nullptr, Uses,
-               FunctionsWithBody, Candidates, Prefetched, *Held},
+               FunctionsWithBody, Candidates, Prefetched, *Held, Replay,
+               Recorder.get()},
               Expand);
   Walk.declarations();
   std::vector<CheckpointSite> Remote = remoteSites(Candidates);
@@ -716,7 +758,7 @@ unsigned EffectAnalysis::SummarySolver::discover(const FunctionDecl *FD) {
     N->Facts = std::move(Pre->second);
     A.Prefetched.erase(Pre);
   } else {
-    N->Facts = collectDirectFacts(*FD, A.Ctx, *A.Known, A.Pool);
+    N->Facts = A.factsOf(*FD);
   }
   N->TargetBegin.reserve(N->Facts.Calls.size() + 1);
   for (const CallSite &C : N->Facts.Calls) {
@@ -733,7 +775,7 @@ void EffectAnalysis::computeSummaries(
   SummarySolver Solver(*this);
   std::vector<const FunctionDecl *> Starts;
   for (const FunctionDecl *Root : Roots)
-    if (Root && Root->hasBody())
+    if (Root && hasBodyHere(*Root))
       Starts.push_back(Root);
   forEachComponent<const FunctionDecl *>(
       Starts, [&](const FunctionDecl *FD) { return Solver.discover(FD); },
@@ -1209,9 +1251,8 @@ void EffectAnalysis::describeFunctions(
     if (IndexOf.try_emplace(FD, Defs.size()).second) {
       Defs.push_back(FD);
       auto Pre = Prefetched.find(FD); // read by the walk of the TU
-      Facts.push_back(Pre != Prefetched.end()
-                          ? std::move(Pre->second)
-                          : collectDirectFacts(*FD, Ctx, *Known, Pool));
+      Facts.push_back(Pre != Prefetched.end() ? std::move(Pre->second)
+                                              : factsOf(*FD));
     }
   };
   for (const FunctionDecl *FD : Definitions)

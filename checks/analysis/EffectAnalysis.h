@@ -10,6 +10,7 @@
 #ifndef REMATCH_CHECKS_EFFECTANALYSIS_H
 #define REMATCH_CHECKS_EFFECTANALYSIS_H
 
+#include "BodyReplay.h"
 #include "CheckpointSites.h"
 #include "Config.h"
 #include "Effect.h"
@@ -166,11 +167,18 @@ private:
   void describeFunctions(TUSummary &S,
                          llvm::ArrayRef<const FunctionDecl *> Seeds);
 
+  // FD's own facts: walked, or recorded for a body the parse skipped.
+  DirectFacts factsOf(const FunctionDecl &FD);
+  // Whether the checks need a body the parse skipped (BodyReplay.h).
+  bool needsSkippedBody() const; // rejects each such body
+
   class SummarySolver; // computeSummaries' state and steps
   void computeSummaries(const std::vector<const FunctionDecl *> &Roots);
   void computeFindings();
 
   ASTContext &Ctx;
+  BodyReplay *Replay = nullptr;             // the bodies the parse skipped
+  std::unique_ptr<BodyRecorder> Recorder;   // records the bodies walked
   Config Cfg;
   std::string ConfigError;
   bool ConfigErrorClaimed = false;

@@ -3,6 +3,7 @@
 #include "GlobalWrites.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
+#include "llvm/ADT/STLExtras.h"
 
 namespace clang::tidy::rematch {
 
@@ -61,16 +62,32 @@ void GlobalUseCollector::onVarDecl(const VarDecl &VD) {
     markRead(VD.getInit());
 }
 
+namespace {
+const VarDecl *usedVar(const Expr *E) {
+  const ValueDecl *D = isa<DeclRefExpr>(E)
+                           ? cast<DeclRefExpr>(E)->getDecl()
+                           : cast<MemberExpr>(E)->getMemberDecl();
+  return cast<VarDecl>(D)->getCanonicalDecl();
+}
+} // namespace
+
 llvm::DenseSet<const VarDecl *> GlobalUseCollector::result() const {
   llvm::DenseSet<const VarDecl *> Out;
-  for (const Expr *E : Uses) {
-    if (ReadOnly.contains(E))
-      continue;
-    const ValueDecl *D = isa<DeclRefExpr>(E)
-                             ? cast<DeclRefExpr>(E)->getDecl()
-                             : cast<MemberExpr>(E)->getMemberDecl();
-    Out.insert(cast<VarDecl>(D)->getCanonicalDecl());
-  }
+  for (const Expr *E : Uses)
+    if (!ReadOnly.contains(E))
+      Out.insert(usedVar(E));
+  for (const VarDecl *VD : Replayed)
+    Out.insert(VD->getCanonicalDecl());
+  return Out;
+}
+
+std::vector<const VarDecl *>
+GlobalUseCollector::modifiedSince(size_t Mark) const {
+  std::vector<const VarDecl *> Out;
+  for (size_t I = Mark; I < Uses.size(); ++I)
+    if (!ReadOnly.contains(Uses[I]))
+      if (const VarDecl *VD = usedVar(Uses[I]); !llvm::is_contained(Out, VD))
+        Out.push_back(VD);
   return Out;
 }
 

@@ -30,12 +30,19 @@ public:
   void onStmt(const Stmt &S);
   void onVarDecl(const VarDecl &VD);
   llvm::DenseSet<const VarDecl *> result() const;
+  // Where the uses stand, and the globals the uses since Mark modify (a
+  // body's, once its walk is over): BodyReplay records them.
+  size_t mark() const { return Uses.size(); }
+  std::vector<const VarDecl *> modifiedSince(size_t Mark) const;
+  // A body that was not parsed modifies VD (BodyReplay).
+  void addModified(const VarDecl *VD) { Replayed.push_back(VD); }
 
 private:
   void markRead(const Expr *E);
   static bool isGlobal(const ValueDecl *D);
   std::vector<const Expr *> Uses;
   llvm::DenseSet<const Expr *> ReadOnly;
+  std::vector<const VarDecl *> Replayed;
 };
 
 } // namespace clang::tidy::rematch

@@ -187,6 +187,7 @@ void HeldCallables::store(const NamedDecl *Place, const Expr *Value,
                           SourceLocation At) {
   if (!Place || !Value)
     return;
+  ++StoreCount;
   Stores[cast<NamedDecl>(Place->getCanonicalDecl())].push_back(
       {Value, At, Place});
 }

@@ -75,6 +75,10 @@ public:
   void valuesIn(const NamedDecl *Place,
                 llvm::SmallVectorImpl<HeldValue> &Out) const;
 
+  // How many stores the walk has told of (BodyReplay: a body with one is
+  // not replayed).
+  size_t storeCount() const { return StoreCount; }
+
 private:
   void store(const NamedDecl *Place, const Expr *Value, SourceLocation At);
   void expand(const Expr *E, const NamedDecl *In, SourceLocation At,
@@ -94,6 +98,7 @@ private:
   const ModelSet &Models;
   llvm::StringSet<> RunNames; // every holder's Runs
   llvm::DenseMap<const NamedDecl *, std::vector<HeldValue>> Stores;
+  size_t StoreCount = 0;
   mutable llvm::DenseMap<const Type *, const ModelCallableHolder *> Kinds;
   // valuesOf(): the calls whose returns are being followed, outermost
   // first: their parameters stand for their arguments.

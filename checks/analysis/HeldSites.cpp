@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "EffectAnalysis.h"
+#include "BodyReplay.h"
 #include "ExternalSummaries.h"
 #include "HeldCallables.h"
 #include "KnownFunctions.h"
@@ -97,7 +98,7 @@ void EffectAnalysis::addHeldTargets(
     // module's forward): the model speaks of a call's arguments, which a
     // held call does not name.
     for (const Callable &X : Found)
-      if (const FunctionDecl *Def = X.Body && X.Body->hasBody()
+      if (const FunctionDecl *Def = X.Body && hasBodyHere(*X.Body)
                                         ? X.Body
                                         : analysable(X.Body)) {
         Out.push_back(Def);

@@ -1,6 +1,7 @@
 //===--- KnownFunctions.cpp - the models, matched against one AST ---------===//
 
 #include "KnownFunctions.h"
+#include "BodyReplay.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/DeclTemplate.h"
@@ -260,7 +261,7 @@ int KnownFunctions::paramIndex(const FunctionDecl &FD,
 
 bool KnownFunctions::isModelled(const FunctionDecl &FD,
                                 const SourceManager &SM) const {
-  if (!FD.hasBody())
+  if (!hasBodyHere(FD))
     return true;
   const CallModel &M = lookup(FD);
   if (M.Modelled)

@@ -1,6 +1,7 @@
 //===--- TUWalk.cpp - the translation unit, one walk per body -------------===//
 
 #include "TUWalk.h"
+#include "BodyReplay.h"
 #include "ExternalSummaries.h"
 #include "HeldCallables.h"
 #include "StmtWalk.h"
@@ -84,6 +85,8 @@ public:
   // Every node of a body, from the scan or the effect walk.
   LLVM_ATTRIBUTE_ALWAYS_INLINE void visitNode(Stmt &S) {
     Uses.onStmt(S);
+    if (T.Out.Recorder && T.Out.Recorder->active())
+      T.Out.Recorder->onStmt(S);
     if (const auto *CE = dyn_cast<CallExpr>(&S))
       visitCall(*CE);
   }
@@ -94,6 +97,8 @@ public:
 
   bool VisitVarDecl(VarDecl *VD) {
     Uses.onVarDecl(*VD);
+    if (T.Out.Recorder && T.Out.Recorder->active())
+      T.Out.Recorder->onVarDecl(*VD);
     T.Out.Held.onVarDecl(*VD);
     return true;
   }
@@ -106,12 +111,22 @@ public:
   bool VisitFunctionDecl(FunctionDecl *FD) {
     bool HasBody = FD->doesThisDeclarationHaveABody();
     T.Out.Held.onFunction(*FD);
+    if (T.Out.Recorder && T.Out.Recorder->active())
+      T.Out.Recorder->onNestedFunction();
     if (HasBody) {
       ++T.Out.FunctionsWithBody;
       if (!T.InBodies) {
         PendingBody = FD->getBody();
         PendingFunction = FD;
       }
+    } else if (T.skipped(FD)) {
+      // Its body was not parsed: a unit all the same, read from its record.
+      HasBody = true;
+      ++T.Out.FunctionsWithBody;
+      if (!T.InBodies)
+        T.addUnit(FD);
+      if (T.Out.Recorder)
+        T.Out.Recorder->carry(*FD, T.Out.Replay->recordOf(FD));
     }
     if (T.Out.Definitions && HasBody && !FD->isDependentContext() &&
         !T.Known.isModelled(*FD, SM))
@@ -148,7 +163,8 @@ private:
   }
 
   void indexOverride(const CXXMethodDecl *MD) {
-    if (!MD->isVirtual() || !MD->doesThisDeclarationHaveABody())
+    if (!MD->isVirtual() ||
+        !(MD->doesThisDeclarationHaveABody() || MD->hasSkippedBody()))
       return;
     std::vector<const CXXMethodDecl *> Work(MD->overridden_methods().begin(),
                                             MD->overridden_methods().end());
@@ -233,9 +249,43 @@ bool TUWalk::divert(const FunctionDecl *LambdaOperator) {
 
 // The effect walk of FD; Observed when it is also the walk that finds FD's
 // sites and uses (a unit, or a lambda inside one).
+bool TUWalk::skipped(const FunctionDecl *FD) const {
+  return Out.Replay && Out.Replay->isSkipped(FD);
+}
+
+// A skipped body's scan: the globals it modifies, as recorded.
+void TUWalk::replayUses(const FunctionDecl *FD) {
+  for (const VarDecl *VD : Out.Replay->modified(*FD, Ctx))
+    Out.Uses.addModified(VD);
+}
+
 void TUWalk::walk(const FunctionDecl *FD, bool Observed) {
-  DirectFacts F = collectDirectFacts(*FD, Ctx, Known, Pool,
-                                     Observed ? W.get() : nullptr);
+  DirectFacts F;
+  if (skipped(FD)) {
+    F = Out.Replay->facts(*FD, Ctx, Pool);
+    if (Observed)
+      replayUses(FD);
+  } else {
+    // A function that returns a callable holder has its returns read for
+    // what it holds (HeldCallables::onFunction): its body is never skipped.
+    bool Record = Out.Recorder && Observed && UnitIndex.count(FD) &&
+                  !Out.Held.holderOf(FD->getReturnType());
+    if (Record)
+      Out.Recorder->begin(*FD, Out.Sites.size(), Out.Held.storeCount(),
+                          Out.Uses.mark());
+    F = collectDirectFacts(*FD, Ctx, Known, Pool,
+                           Observed ? W.get() : nullptr);
+    if (Record) {
+      std::vector<const VarDecl *> Modified;
+      if (Out.Recorder->active())
+        Modified = Out.Uses.modifiedSince(Out.Recorder->usesMark());
+      Out.Recorder->end(Out.Sites.size(), Out.Held.storeCount(), F,
+                        std::move(Modified), Ctx,
+                        [this](const FunctionDecl &C) {
+                          return Out.Held.runs(C);
+                        });
+    }
+  }
   // Expand only wants more: the facts stay where they are.
   DirectFacts &Stored = Out.Facts[FD];
   Stored = std::move(F);
@@ -320,6 +370,8 @@ void TUWalk::bodies() {
     CurrentSeq = U.Seq;
     if (U.Want)
       walk(U.FD, /*Observed=*/true);
+    else if (skipped(U.FD))
+      replayUses(U.FD);
     else
       W->TraverseStmt(const_cast<Stmt *>(U.FD->getBody()));
     unpark(U.FD);

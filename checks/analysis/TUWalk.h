@@ -39,6 +39,8 @@ class ASTContext;
 
 namespace clang::tidy::rematch {
 
+class BodyRecorder;
+class BodyReplay;
 class ExternalSummaries;
 class HeldCallables;
 
@@ -64,6 +66,11 @@ public:
     llvm::DenseMap<const FunctionDecl *, DirectFacts> &Facts;
     // Told of every store into a value that holds callables.
     HeldCallables &Held;
+    // Bodies the parse skipped, whose recorded facts stand in for a walk,
+    // and the recorder of the bodies walked (BodyReplay.h); either may be
+    // null.
+    BodyReplay *Replay = nullptr;
+    BodyRecorder *Recorder = nullptr;
   };
   // Called for a function whose facts were read, with why they are wanted:
   // it wants what those facts reach (want()).
@@ -99,6 +106,8 @@ private:
   void addSite(CheckpointSite Site);
   bool divert(const FunctionDecl *LambdaOperator);
   void walk(const FunctionDecl *FD, bool Observed);
+  bool skipped(const FunctionDecl *FD) const;
+  void replayUses(const FunctionDecl *FD);
   void drain();
   void unpark(const FunctionDecl *U);
   const FunctionDecl *enclosingUnit(const FunctionDecl *FD) const;

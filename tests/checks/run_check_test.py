@@ -40,6 +40,7 @@ option; comma-separated values become a YAML list.
 """
 
 import argparse
+import glob
 import json
 import os
 import re
@@ -300,6 +301,13 @@ def match(exp, result, test_file):
 
 def yaml_quote(s):
     return "'" + s.replace("'", "''") + "'"
+
+
+def corpus_files(checks_dir):
+    """Every file of the check corpus: tests/checks/*.cpp and one directory
+    below, sorted."""
+    return sorted(glob.glob(os.path.join(checks_dir, "*.cpp")) +
+                  glob.glob(os.path.join(checks_dir, "*", "*.cpp")))
 
 
 def write_config(exp, tmpdir):

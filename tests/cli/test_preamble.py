@@ -54,10 +54,7 @@ class Corpus(unittest.TestCase):
         sys.path.insert(0, os.path.join(TOOLS.root, "tests", "checks"))
         import run_check_test as rct
         inputs = os.path.join(TOOLS.root, "tests", "checks", "Inputs")
-        files = sorted(glob.glob(os.path.join(TOOLS.root, "tests", "checks",
-                                              "*.cpp")) +
-                       glob.glob(os.path.join(TOOLS.root, "tests", "checks",
-                                              "*", "*.cpp")))
+        files = rct.corpus_files(os.path.join(TOOLS.root, "tests", "checks"))
         used = 0
         for path in files:
             with open(path, encoding="utf-8") as f:

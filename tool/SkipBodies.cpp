@@ -1,0 +1,67 @@
+//===--- SkipBodies.cpp - the parse that skips unchanged bodies -----------===//
+//
+// clang-tidy builds its own front-end action; the parse of a file whose
+// bodies were recorded (checks/analysis/BodyReplay.h) reaches it through a
+// plugin action the command line adds (skipBodiesArgs()). The plugin turns
+// on FrontendOptions::SkipFunctionBodies and, as the first consumer, says
+// for each body whether to skip it; clang-tidy's own consumers skip
+// whatever the first one skips.
+//
+//===----------------------------------------------------------------------===//
+
+#include "SkipBodies.h"
+#include "AnalysisHost.h"
+#include "clang/AST/ASTConsumer.h"
+#include "clang/AST/Decl.h"
+#include "clang/Frontend/CompilerInstance.h"
+#include "clang/Frontend/FrontendPluginRegistry.h"
+
+namespace rematch::tool {
+namespace {
+
+using clang::tidy::rematch::BodyReplay;
+
+class SkipConsumer : public clang::ASTConsumer {
+public:
+  SkipConsumer(std::shared_ptr<BodyReplay> Replay, clang::CompilerInstance &CI)
+      : Replay(std::move(Replay)), CI(CI) {}
+  bool shouldSkipFunctionBody(clang::Decl *D) override {
+    const clang::FunctionDecl *FD = D ? D->getAsFunction() : nullptr;
+    return FD && Replay->decide(*FD, CI.getSourceManager(), CI.getLangOpts());
+  }
+
+private:
+  std::shared_ptr<BodyReplay> Replay;
+  clang::CompilerInstance &CI;
+};
+
+class SkipBodiesAction : public clang::PluginASTAction {
+protected:
+  std::unique_ptr<clang::ASTConsumer>
+  CreateASTConsumer(clang::CompilerInstance &CI, llvm::StringRef) override {
+    const clang::tidy::rematch::AnalysisHost *Host =
+        clang::tidy::rematch::currentAnalysisHost();
+    if (!Host || !Host->Bodies)
+      return std::make_unique<clang::ASTConsumer>(); // skips nothing: off
+    CI.getFrontendOpts().SkipFunctionBodies = true;
+    return std::make_unique<SkipConsumer>(Host->Bodies, CI);
+  }
+  bool ParseArgs(const clang::CompilerInstance &,
+                 const std::vector<std::string> &) override {
+    return true;
+  }
+  ActionType getActionType() override { return AddBeforeMainAction; }
+};
+
+clang::FrontendPluginRegistry::Add<SkipBodiesAction>
+    Registered("rematch-skip-bodies",
+               "skip the function bodies rematch recorded as unchanged");
+
+} // namespace
+
+std::vector<std::string> skipBodiesArgs() {
+  (void)Registered; // keeps this file's registration in the program
+  return {"-Xclang", "-add-plugin", "-Xclang", "rematch-skip-bodies"};
+}
+
+} // namespace rematch::tool

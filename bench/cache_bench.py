@@ -5,7 +5,8 @@ FindingsCache.h, tool/Preamble.h).
 
 Each round starts from an empty cache and times, in CPU time (user +
 system) of the child, side by side with the parse (clang++-19
--fsyntax-only, the floor):
+-fsyntax-only, the floor; with the first run, the median of --samples
+runs of each, interleaved):
 
   first      rematch --summaries-dir=<empty> <file>       (a first run)
   unchanged  the same again, nothing changed               (the findings cache)
@@ -30,7 +31,7 @@ floor of re-analysing an edited file without parsing its unchanged bodies
 again; printed, not judged.
 
 Usage: cache_bench.py --rematch build/tool/rematch [--clang clang++-19]
-                      [--repeat 5] [--files 200] [--only torch,4k,project,mlx]
+                      [--repeat 5] [--samples 3] [--files 200] [--only torch,4k,project,mlx]
                       [--mlx <MLX source tree>] [--probe <skip_bodies_probe>]
 """
 
@@ -65,15 +66,25 @@ def one_file(args, name, text, flags):
         path = os.path.join(work, name + ".cpp")
         rows = []
         for r in range(args.repeat):
-            cache = os.path.join(work, "cache-%d" % r)
-            rematch = [args.rematch, "--summaries-dir=" + cache, path, "--"] + flags
-            times = {}
-            for step, n in zip(STEPS, (0, 0, 1, 2)):
+            parse = [args.clang, "-fsyntax-only", path] + flags
+            with open(path, "w") as f:
+                f.write(text)
+            # A first run and the parse, interleaved, each the median of
+            # --samples runs: the two differ by a few per cent, which one
+            # pair of runs on a busy machine does not resolve.
+            firsts, parses = [], []
+            for k in range(args.samples):
+                cache = os.path.join(work, "cache-%d-%d" % (r, k))
+                rematch = [args.rematch, "--summaries-dir=" + cache, path,
+                           "--"] + flags
+                firsts.append(ab.run_once(rematch, (0, 1), "cpu")[0])
+                parses.append(ab.run_once(parse, (0,), "cpu")[0])
+            times = {"first": statistics.median(firsts),
+                     "parse": statistics.median(parses)}
+            for step, n in zip(STEPS[1:], (0, 1, 2)):
                 with open(path, "w") as f:
                     f.write(edited(text, n) if n else text)
                 times[step], _ = ab.run_once(rematch, (0, 1), "cpu")
-            times["parse"], _ = ab.run_once(
-                [args.clang, "-fsyntax-only", path] + flags, (0,), "cpu")
             if args.probe:
                 times["skipped"], _ = ab.run_once(
                     [args.probe, "--skip", path, "--"] + flags, (0,), "cpu")
@@ -168,6 +179,9 @@ def main():
     ap.add_argument("--rematch", required=True)
     ap.add_argument("--clang", default="clang++-19")
     ap.add_argument("--repeat", type=int, default=5)
+    ap.add_argument("--samples", type=int, default=3,
+                    help="a round's first run and parse: the median of this "
+                    "many of each, interleaved")
     ap.add_argument("--files", type=int, default=200)
     ap.add_argument("--only", default="torch,4k,project,mlx",
                     help="the cases to run, comma-separated")
@@ -181,8 +195,9 @@ def main():
     args.rematch = os.path.abspath(args.rematch)
     if args.probe:
         args.probe = os.path.abspath(args.probe)
-    print("rematch cache benchmark: cpu, %d round(s); ratios to the parse"
-          % args.repeat, flush=True)
+    print("rematch cache benchmark: cpu, %d round(s), first runs and parses "
+          "the median of %d each; ratios to the parse"
+          % (args.repeat, args.samples), flush=True)
     failed = []
 
     def check(label, ratio, goal):

@@ -236,14 +236,15 @@ const std::shared_ptr<ExternalSummaries> &ProgramView::composed() {
 }
 
 bool SummaryStore::isFresh(llvm::StringRef MainFile,
-                           llvm::StringRef CommandHash) const {
+                           llvm::StringRef CommandHash,
+                           bool ButMainFile) const {
   std::lock_guard<std::mutex> Lock(Mutex);
   auto It = ByMainFile.find(MainFile.str());
   if (It == ByMainFile.end() || It->second.Broken ||
       It->second.S.CommandHash != CommandHash)
     return false;
   for (const auto &[File, Hash] : It->second.S.Inputs)
-    if (!unchanged(File, Hash))
+    if (!(ButMainFile && File == MainFile) && !unchanged(File, Hash))
       return false;
   return systemInputsUnchanged(It->second.S.SystemInputsKey);
 }
@@ -452,12 +453,14 @@ private:
   static constexpr const char *BodiesFormat = "rematch-bodies-1";
 
   // What the records of a file's bodies (BodyReplay.h) were made with:
-  // its summary's compile command and every other file it read.
+  // its summary's compile command and every other file it read, by content
+  // (a file touched but not changed keeps the key).
   static std::string bodiesKey(const TUSummary &S) {
     std::string All = S.CommandHash + "\n" + S.SystemInputsKey + "\n";
     for (const auto &[File, Hash] : S.Inputs)
       if (File != S.MainFile)
-        All += File + "\t" + Hash + "\n";
+        All += File + "\t" + llvm::StringRef(Hash).split('@').first.str() +
+               "\n";
     return clang::tidy::rematch::hashText(All);
   }
 
@@ -486,7 +489,8 @@ private:
                                   "\n" + Text);
     };
     auto Cmd = CommandOf.find(A);
-    if (R.NoCache || Cmd == CommandOf.end() || Old->CommandHash != Cmd->second)
+    if (R.NoCache || Cmd == CommandOf.end() ||
+        !Store->isFresh(A, Cmd->second, /*ButMainFile=*/true))
       return H;
     auto Buf = llvm::MemoryBuffer::getFile(Records);
     if (!Buf)
@@ -496,12 +500,6 @@ private:
     auto [Key, Hash] = KeyHash.split(' ');
     if (Format != BodiesFormat || Key != bodiesKey(*Old) ||
         Hash != clang::tidy::rematch::hashText(Text))
-      return H;
-    for (const auto &[File, Hash] : Old->Inputs)
-      if (File != A && llvm::StringRef(Hash).split('@').second != stampOf(File))
-        return H;
-    if (!Old->SystemInputsKey.empty() &&
-        !Store->systemInputsUnchanged(Old->SystemInputsKey))
       return H;
     H.Bodies = std::make_shared<clang::tidy::rematch::BodyReplay>(Text);
     std::string Expected = Key.str();

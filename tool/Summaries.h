@@ -79,8 +79,10 @@ public:
 
   // The stored summary of MainFile (absolute) is valid for CommandHash: the
   // command and every file the TU read are unchanged. A summary depends on
-  // its own TU alone.
-  bool isFresh(llvm::StringRef MainFile, llvm::StringRef CommandHash) const;
+  // its own TU alone. ButMainFile: every file but MainFile itself (an
+  // edited file whose bodies may be replayed, BodyReplay.h).
+  bool isFresh(llvm::StringRef MainFile, llvm::StringRef CommandHash,
+               bool ButMainFile = false) const;
 
   // Whether the stored summary of MainFile was written by the run Writer
   // and the findings that run computed for it still hold in P (every
@@ -111,13 +113,12 @@ public:
   std::string store(TUSummary S, llvm::StringRef CommandHash,
                     std::string &Error);
 
-  // Whether the system headers listed under Key are as they were.
-  bool systemInputsUnchanged(const std::string &Key) const;
   std::string pathFor(llvm::StringRef MainFile) const;
 
 private:
   // Whether the system-header list stored under Key is unchanged (every
   // file's size and mtime as recorded); computed once per key.
+  bool systemInputsUnchanged(const std::string &Key) const;
 
   std::string Dir;
   bool InMemory;

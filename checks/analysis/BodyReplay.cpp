@@ -122,7 +122,7 @@ bool BodyReplay::decide(const FunctionDecl &FD, const SourceManager &SM,
     if (Usr.empty())
       Usr = usrOf(FD);
     if (R->Usr == Usr) {
-      Skipped[&FD] = {R, Range->first, Range->second};
+      Skipped[&FD] = {R, *Range};
       return true;
     }
   }
@@ -167,9 +167,10 @@ llvm::StringRef BodyReplay::recordOf(const FunctionDecl *FD) const {
 }
 
 DirectFacts BodyReplay::facts(const FunctionDecl &FD, ASTContext &Ctx,
-                              FactsPool &Pool) {
+                              FactsPool &Pool,
+                              std::vector<const VarDecl *> *Modified) {
   DirectFacts Out;
-  replay(FD, Ctx, &Pool, &Out, nullptr);
+  replay(FD, Ctx, &Pool, &Out, Modified);
   return Out;
 }
 
@@ -180,12 +181,11 @@ std::vector<const VarDecl *> BodyReplay::modified(const FunctionDecl &FD,
   return Out;
 }
 
-std::optional<std::pair<unsigned, unsigned>>
-BodyReplay::rangeOf(const FunctionDecl &FD) const {
+std::optional<BodyOffsets> BodyReplay::rangeOf(const FunctionDecl &FD) const {
   auto It = Skipped.find(&FD);
   if (It == Skipped.end())
     return std::nullopt;
-  return std::make_pair(It->second.Begin, It->second.End);
+  return It->second.Body;
 }
 
 void BodyReplay::replay(const FunctionDecl &FD, ASTContext &Ctx,
@@ -199,7 +199,7 @@ void BodyReplay::replay(const FunctionDecl &FD, ASTContext &Ctx,
   const SourceManager &SM = Ctx.getSourceManager();
   SourceLocation Base =
       SM.getLocForStartOfFile(SM.getMainFileID()).getLocWithOffset(
-          It->second.Begin);
+          It->second.Body.first);
   Fields F(It->second.R->Facts);
   auto Loc = [&]() {
     llvm::StringRef S = F.raw();
@@ -298,7 +298,7 @@ void BodyReplay::replay(const FunctionDecl &FD, ASTContext &Ctx,
 // --- BodyRecorder ------------------------------------------------------------
 
 void BodyRecorder::begin(const FunctionDecl &FD, size_t Sites,
-                         size_t HeldStores, size_t Uses) {
+                         size_t HeldStores, const GlobalUseCollector &Uses) {
   if (Current) { // a walk inside a walk: neither is recorded
     Tainted = true;
     return;
@@ -312,7 +312,7 @@ void BodyRecorder::begin(const FunctionDecl &FD, size_t Sites,
   Tainted = false;
   SitesAt = Sites;
   HeldAt = HeldStores;
-  UsesAt = Uses;
+  UsesAt = Uses.mark();
 }
 
 void BodyRecorder::onStmt(const Stmt &S) {
@@ -348,12 +348,13 @@ void BodyRecorder::onVarDecl(const VarDecl &VD) {
 
 void BodyRecorder::end(size_t Sites, size_t HeldStores,
                        const DirectFacts &Facts,
-                       std::vector<const VarDecl *> Modified, ASTContext &Ctx,
+                       const GlobalUseCollector &Uses, ASTContext &Ctx,
                        const std::function<bool(const FunctionDecl &)> &RunsHeld) {
   const FunctionDecl *FD = Current;
   Current = nullptr;
   if (!FD || Tainted || Sites != SitesAt || HeldStores != HeldAt)
     return;
+  std::vector<const VarDecl *> Modified = Uses.modifiedSince(UsesAt);
   const SourceManager &SM = Ctx.getSourceManager();
   const auto *CS = cast<CompoundStmt>(FD->getBody());
   unsigned Begin = SM.getFileOffset(CS->getLBracLoc());
@@ -444,9 +445,6 @@ std::string BodyRecorder::text(ASTContext &Ctx,
   llvm::DenseMap<const FunctionDecl *, const std::string *> Facts;
   for (const Pending &P : Done)
     Facts[P.FD] = &P.Facts;
-  llvm::DenseMap<const FunctionDecl *, const std::string *> Lines;
-  for (const auto &[FD, Line] : Carried)
-    Lines[FD] = &Line;
   // The skeleton cuts the skipped bodies where the parse skipped them.
   auto Range = [&](const FunctionDecl &FD)
       -> std::optional<std::pair<unsigned, unsigned>> {

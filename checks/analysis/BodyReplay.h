@@ -27,10 +27,10 @@
 
 #include "BodyScope.h"
 #include "EffectCollector.h"
+#include "GlobalWrites.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
-#include <atomic>
 #include <functional>
 #include <optional>
 #include <memory>
@@ -67,17 +67,18 @@ public:
     return !Skipped.empty() && Skipped.count(FD);
   }
   size_t skippedCount() const { return Skipped.size(); }
-  // The recorded facts of a skipped body, in this parse's locations. On a
-  // declaration that cannot be found again, fail() and empty facts.
-  DirectFacts facts(const FunctionDecl &FD, ASTContext &Ctx, FactsPool &Pool);
-  // The globals a skipped body modifies (GlobalUseCollector).
+  // The recorded facts of a skipped body, in this parse's locations, and
+  // into Modified (when given) the globals it modifies (GlobalUseCollector).
+  // On a declaration that cannot be found again, reject() and nothing.
+  DirectFacts facts(const FunctionDecl &FD, ASTContext &Ctx, FactsPool &Pool,
+                    std::vector<const VarDecl *> *Modified = nullptr);
+  // Only the globals a skipped body modifies (a body nothing wants).
   std::vector<const VarDecl *> modified(const FunctionDecl &FD,
                                         ASTContext &Ctx);
   // A skipped body's record as it was read: kept for the next run.
   llvm::StringRef recordOf(const FunctionDecl *FD) const;
   // Where the parse skipped FD's body: its '{' and '}'.
-  std::optional<std::pair<unsigned, unsigned>>
-  rangeOf(const FunctionDecl &FD) const;
+  std::optional<BodyOffsets> rangeOf(const FunctionDecl &FD) const;
 
 private:
   void replay(const FunctionDecl &FD, ASTContext &Ctx, FactsPool *Pool,
@@ -89,7 +90,7 @@ private:
   };
   struct Skip {
     const Record *R;
-    unsigned Begin, End; // offsets of '{' and '}' in the main file
+    BodyOffsets Body; // of '{' and '}' in the main file
   };
   std::string Text;
   llvm::StringSet<> Rejected;
@@ -99,7 +100,7 @@ private:
   // decide()'s skeleton so far: hashed up to Fed, each body met cut.
   SkeletonHash Prefix;
   unsigned Fed = 0;
-  std::atomic<bool> Failed{false};
+  bool Failed = false;
 };
 
 // The recording side: told of each unit the walk reads (TUWalk), it keeps
@@ -108,24 +109,24 @@ private:
 class BodyRecorder {
 public:
   // A unit's walk begins; Sites and HeldStores count what the walk found so
-  // far, Uses where the global-use collector stands.
+  // far, Uses is where the walk's uses of globals go.
   void begin(const FunctionDecl &FD, size_t Sites, size_t HeldStores,
-             size_t Uses);
+             const GlobalUseCollector &Uses);
   // Told of every node of the unit's body.
   void onStmt(const Stmt &S);
   void onVarDecl(const VarDecl &VD);
   void onNestedFunction() { Tainted = true; }
-  // The unit's walk ended: Facts are its own; Modified what it modifies.
-  // Null: the unit was not a candidate (it is not recorded).
+  // The unit's walk ended with Facts; it is recorded when it was a
+  // candidate and nothing in it taints it (RunsHeld: a call that runs what
+  // a holder holds).
   void end(size_t Sites, size_t HeldStores, const DirectFacts &Facts,
-           std::vector<const VarDecl *> Modified, ASTContext &Ctx,
+           const GlobalUseCollector &Uses, ASTContext &Ctx,
            const std::function<bool(const FunctionDecl &)> &RunsHeld);
   // A skipped unit: its record is carried over as it was.
   void carry(const FunctionDecl &FD, llvm::StringRef Line) {
     Carried.push_back({&FD, Line.str()});
   }
   bool active() const { return Current != nullptr; }
-  size_t usesMark() const { return UsesAt; }
 
   // The records, with each body's scope hash computed now (Replay: what
   // this parse skipped).

@@ -196,7 +196,7 @@ DirectFacts EffectAnalysis::factsOf(const FunctionDecl &FD) {
 
 // A checkpointed function's own body is read by the checks (fix-its): one
 // the parse skipped is rejected, and the file parsed again.
-bool EffectAnalysis::needsSkippedBody() const {
+bool EffectAnalysis::needsSkippedBody() {
   if (!Replay->skippedCount())
     return false;
   bool Needs = false;

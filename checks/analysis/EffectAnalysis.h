@@ -170,7 +170,7 @@ private:
   // FD's own facts: walked, or recorded for a body the parse skipped.
   DirectFacts factsOf(const FunctionDecl &FD);
   // Whether the checks need a body the parse skipped (BodyReplay.h).
-  bool needsSkippedBody() const; // rejects each such body
+  bool needsSkippedBody(); // rejects each such body
 
   class SummarySolver; // computeSummaries' state and steps
   void computeSummaries(const std::vector<const FunctionDecl *> &Roots);

@@ -368,15 +368,15 @@ std::string hashText(llvm::StringRef Text) {
 
 namespace {
 
-// The writer streams the document (llvm::json::OStream) instead of building
-// a json::Value tree: a tree copies every nested array and object where it
-// is put into its parent (initializer lists copy), which cost more than the
+// The writer streams the document (sj::Writer) instead of building a
+// json::Value tree: a tree copies every nested array and object where it is
+// put into its parent (initializer lists copy), which cost more than the
 // parse on a file with thousands of functions. Each object's keys are
 // written in sorted order, as json::Value prints them, so the text is the
 // one a tree would give.
 class Writer {
 public:
-  explicit Writer(llvm::raw_ostream &OS) : J(OS) {}
+  explicit Writer(std::string &Out) : J(Out) {}
 
   void location(llvm::StringRef Key, const PlainLocation &L) {
     J.attributeObject(Key, [&] {
@@ -568,16 +568,15 @@ public:
   }
 
 private:
-  llvm::json::OStream J;
+  sj::Writer J;
 };
 
 } // namespace
 
 std::string hashFunctionEffects(const FunctionEffects &F) {
   std::string Out;
-  llvm::raw_string_ostream OS(Out);
-  Writer(OS).functionEffects(F);
-  return hashText(OS.str());
+  Writer(Out).functionEffects(F);
+  return hashText(Out);
 }
 
 // The key that starts a summary's second line.
@@ -585,16 +584,15 @@ constexpr llvm::StringLiteral BodyKey = "\"body\":";
 
 std::string serializeSummary(const TUSummary &S) {
   std::string Body, Head;
-  {
-    llvm::raw_string_ostream OS(Body);
-    Writer(OS).body(S);
-  }
-  {
-    llvm::raw_string_ostream OS(Head);
-    Writer(OS).head(S, hashText(Body));
-  }
+  Writer(Body).body(S);
+  Writer(Head).head(S, hashText(Body));
   Head.pop_back(); // the head's closing brace: the body is one more key
-  return Head + ",\n" + BodyKey.str() + Body + "}\n";
+  Head.reserve(Head.size() + BodyKey.size() + Body.size() + 4);
+  Head += ",\n";
+  Head += BodyKey;
+  Head += Body;
+  Head += "}\n";
+  return Head;
 }
 
 namespace {

@@ -1,9 +1,10 @@
-//===--- SummaryJson.cpp - a small strict JSON reader for summaries -------===//
+//===--- SummaryJson.cpp - summaries' JSON, read and written -------------===//
 
 #include "SummaryJson.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/ConvertUTF.h"
 #include "llvm/Support/JSON.h"
+#include <charconv>
 
 namespace clang::tidy::rematch::sj {
 
@@ -296,6 +297,77 @@ llvm::Expected<Value> parse(llvm::StringRef Text) {
   if (!llvm::json::isUTF8(Text))
     return llvm::createStringError("JSON: invalid UTF-8");
   return Parser(Text).document();
+}
+
+// --- Writer -----------------------------------------------------------------
+
+void Writer::value(int64_t I) {
+  separate();
+  char Buf[24];
+  Out.append(Buf, std::to_chars(Buf, Buf + sizeof Buf, I).ptr);
+}
+
+void Writer::value(uint64_t I) {
+  separate();
+  char Buf[24];
+  Out.append(Buf, std::to_chars(Buf, Buf + sizeof Buf, I).ptr);
+}
+
+namespace {
+
+// Whether a byte is written escaped: '"', '\\' and control characters.
+struct EscapeTable {
+  bool Escaped[256] = {};
+  constexpr EscapeTable() {
+    for (int C = 0; C < 0x20; ++C)
+      Escaped[C] = true;
+    Escaped[int('"')] = Escaped[int('\\')] = true;
+  }
+};
+constexpr EscapeTable Escapes;
+
+} // namespace
+
+// llvm::json's escapes: '"' and '\\' after a backslash, \t \n \r, any other
+// control character as \u00xx (lower-case hex); every other byte as it is.
+void Writer::quote(llvm::StringRef S) {
+  if (LLVM_UNLIKELY(!llvm::json::isUTF8(S))) {
+    std::string Fixed = llvm::json::fixUTF8(S);
+    quote(Fixed);
+    return;
+  }
+  Out += '"';
+  const char *P = S.data(), *E = P + S.size();
+  const char *Plain = P; // the start of the run not yet appended
+  for (; P != E; ++P) {
+    unsigned char C = *P;
+    if (LLVM_LIKELY(!Escapes.Escaped[C]))
+      continue;
+    Out.append(Plain, P);
+    Plain = P + 1;
+    Out += '\\';
+    switch (C) {
+    case '"':
+    case '\\':
+      Out += char(C);
+      break;
+    case '\t':
+      Out += 't';
+      break;
+    case '\n':
+      Out += 'n';
+      break;
+    case '\r':
+      Out += 'r';
+      break;
+    default:
+      Out += "u00";
+      Out += llvm::hexdigit(C >> 4, /*LowerCase=*/true);
+      Out += llvm::hexdigit(C & 15, /*LowerCase=*/true);
+    }
+  }
+  Out.append(Plain, E);
+  Out += '"';
 }
 
 } // namespace clang::tidy::rematch::sj

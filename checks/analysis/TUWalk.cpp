@@ -247,8 +247,6 @@ bool TUWalk::divert(const FunctionDecl *LambdaOperator) {
   return (Bits & ~WalkedBit) && !(Bits & WalkedBit);
 }
 
-// The effect walk of FD; Observed when it is also the walk that finds FD's
-// sites and uses (a unit, or a lambda inside one).
 bool TUWalk::skipped(const FunctionDecl *FD) const {
   return Out.Replay && Out.Replay->isSkipped(FD);
 }
@@ -259,12 +257,15 @@ void TUWalk::replayUses(const FunctionDecl *FD) {
     Out.Uses.addModified(VD);
 }
 
+// The effect walk of FD; Observed when it is also the walk that finds FD's
+// sites and uses (a unit, or a lambda inside one).
 void TUWalk::walk(const FunctionDecl *FD, bool Observed) {
   DirectFacts F;
   if (skipped(FD)) {
-    F = Out.Replay->facts(*FD, Ctx, Pool);
-    if (Observed)
-      replayUses(FD);
+    std::vector<const VarDecl *> Modified;
+    F = Out.Replay->facts(*FD, Ctx, Pool, Observed ? &Modified : nullptr);
+    for (const VarDecl *VD : Modified)
+      Out.Uses.addModified(VD);
   } else {
     // A function that returns a callable holder has its returns read for
     // what it holds (HeldCallables::onFunction): its body is never skipped.
@@ -272,19 +273,14 @@ void TUWalk::walk(const FunctionDecl *FD, bool Observed) {
                   !Out.Held.holderOf(FD->getReturnType());
     if (Record)
       Out.Recorder->begin(*FD, Out.Sites.size(), Out.Held.storeCount(),
-                          Out.Uses.mark());
+                          Out.Uses);
     F = collectDirectFacts(*FD, Ctx, Known, Pool,
                            Observed ? W.get() : nullptr);
-    if (Record) {
-      std::vector<const VarDecl *> Modified;
-      if (Out.Recorder->active())
-        Modified = Out.Uses.modifiedSince(Out.Recorder->usesMark());
-      Out.Recorder->end(Out.Sites.size(), Out.Held.storeCount(), F,
-                        std::move(Modified), Ctx,
-                        [this](const FunctionDecl &C) {
+    if (Record)
+      Out.Recorder->end(Out.Sites.size(), Out.Held.storeCount(), F, Out.Uses,
+                        Ctx, [this](const FunctionDecl &C) {
                           return Out.Held.runs(C);
                         });
-    }
   }
   // Expand only wants more: the facts stay where they are.
   DirectFacts &Stored = Out.Facts[FD];

@@ -4,6 +4,8 @@
 #include "Summary.h"
 #include "llvm/Support/JSON.h"
 #include <gtest/gtest.h>
+#include <climits>
+#include <vector>
 
 namespace {
 
@@ -43,6 +45,64 @@ TEST(SummaryJsonTest, ReadsWhatLlvmJsonWrites) {
   EXPECT_EQ(Top->get("missing"), nullptr);
   // A number that is not an integer is no integer.
   EXPECT_EQ(sj::parse("1.5")->getAsInteger(), std::nullopt);
+}
+
+// The writer's text is llvm::json::OStream's, byte for byte: the escapes,
+// invalid UTF-8 replaced, integers at both ends, nesting and commas.
+TEST(SummaryJsonTest, WriterWritesWhatLlvmJsonWrites) {
+  const std::vector<std::string> Strings = {
+      "",
+      "plain",
+      "tab\there \"quoted\" back\\slash",
+      std::string("nul\0in", 6),
+      "\x01\x1f\x7f \r\n\b\f",
+      "\xc3\xa9 \xf0\x9f\x98\x80",
+      "bad \xff utf-8 \xc3",
+      "\xed\xa0\x80 surrogate"};
+  auto Both = [&](auto &&Write) {
+    std::string Ours, Theirs;
+    {
+      sj::Writer W(Ours);
+      Write(W);
+    }
+    {
+      llvm::raw_string_ostream OS(Theirs);
+      llvm::json::OStream J(OS);
+      Write(J);
+    }
+    EXPECT_EQ(Ours, Theirs);
+  };
+  for (const std::string &S : Strings)
+    Both([&](auto &J) {
+      J.object([&] {
+        J.attribute("s", S);
+        J.attributeArray("list", [&] {
+          J.value(S);
+          J.value(S);
+        });
+      });
+    });
+  Both([&](auto &J) {
+    J.array([&] {
+      J.value(int64_t(INT64_MIN));
+      J.value(uint64_t(UINT64_MAX));
+      J.value(0u);
+      J.value(-1);
+      J.value(true);
+      J.value(false);
+      J.array([] {});
+      J.object([] {});
+      J.object([&] {
+        J.attributeObject("o", [&] {
+          J.attribute("a", 1);
+          J.attributeArray("e", [] {});
+          J.attribute("b", "x");
+        });
+        J.attribute("after", false);
+      });
+      J.value("last");
+    });
+  });
 }
 
 TEST(SummaryJsonTest, SurrogatePairsAndEscapes) {

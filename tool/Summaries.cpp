@@ -172,10 +172,15 @@ bool SummaryStore::load(llvm::raw_ostream &Err) {
     if (!S) {
       // Damaged or half-written (a run killed while writing): never
       // trusted, rebuilt; a warning, since nothing is lost.
-      std::string Why = llvm::toString(S.takeError());
-      if (size_t At = Why.find(": error: "); At != std::string::npos)
-        Why.replace(At, 9, ": warning: ");
-      Err << Why << " (ignored; it will be rebuilt)\n";
+      llvm::handleAllErrors(
+          S.takeError(), [&](const clang::tidy::rematch::SummaryError &E) {
+            Err << E.path() << ": warning: " << E.what()
+                << " (ignored; it will be rebuilt)\n";
+          },
+          [&](const llvm::ErrorInfoBase &E) {
+            Err << Path << ": warning: " << E.message()
+                << " (ignored; it will be rebuilt)\n";
+          });
       continue;
     }
     if (pathFor(S->MainFile) != Path) {

@@ -10,6 +10,8 @@
 
 namespace clang::tidy::rematch {
 
+char SummaryError::ID;
+
 namespace {
 
 // An effect kind's name in a summary is its check's stem.
@@ -64,8 +66,8 @@ public:
   explicit Reader(llvm::StringRef Path) : Path(Path) {}
 
   llvm::Error error(const llvm::Twine &What) const {
-    return llvm::createStringError(
-        (Path + ": error: invalid summary file: " + What).str());
+    return llvm::make_error<SummaryError>(
+        Path.str(), ("invalid summary file: " + What).str());
   }
 
   llvm::Expected<const sj::Object *> object(const sj::Value &V,
@@ -845,9 +847,8 @@ llvm::Expected<TUSummary> parseSummary(llvm::StringRef Text,
 llvm::Expected<TUSummary> readSummaryFile(llvm::StringRef Path) {
   auto Buf = llvm::MemoryBuffer::getFile(Path);
   if (!Buf)
-    return llvm::createStringError(
-        (Path + ": error: cannot read summary: " + Buf.getError().message())
-            .str());
+    return llvm::make_error<SummaryError>(
+        Path.str(), "cannot read summary: " + Buf.getError().message());
   return parseSummary((*Buf)->getBuffer(), Path);
 }
 

@@ -197,8 +197,30 @@ std::string hashFunctionEffects(const FunctionEffects &F);
 // half-written body as a whole parse would.
 std::string serializeSummary(const TUSummary &S);
 
+// Why a summary file is not used: the file, and what is wrong with it. Its
+// message is clang's "<path>: error: <what>"; a caller that loses nothing
+// by it (the summary is rebuilt) says the same as a warning.
+class SummaryError : public llvm::ErrorInfo<SummaryError> {
+public:
+  static char ID;
+  SummaryError(std::string Path, std::string What)
+      : Path(std::move(Path)), What(std::move(What)) {}
+  const std::string &path() const { return Path; }
+  const std::string &what() const { return What; }
+  void log(llvm::raw_ostream &OS) const override {
+    OS << Path << ": error: " << What;
+  }
+  std::error_code convertToErrorCode() const override {
+    return llvm::inconvertibleErrorCode();
+  }
+
+private:
+  std::string Path, What;
+};
+
 // Reads the summary file at Path and parses it (parseSummary); a file that
-// cannot be read is an error naming it too.
+// cannot be read is an error naming it too. Every error of the functions
+// below is a SummaryError.
 llvm::Expected<TUSummary> readSummaryFile(llvm::StringRef Path);
 
 // Parses and validates a summary; any malformed, truncated or wrong-version

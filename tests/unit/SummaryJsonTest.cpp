@@ -172,6 +172,7 @@ TEST(SummaryJsonTest, HeadWithoutBody) {
     llvm::Expected<TUSummary> Cutoff =
         parseSummaryHead(Text.substr(0, Cut), "a.json", Body);
     ASSERT_FALSE(bool(Cutoff)) << Cut;
+    EXPECT_TRUE(Cutoff.errorIsA<SummaryError>()) << Cut;
     EXPECT_EQ(llvm::toString(Cutoff.takeError()).rfind("a.json: error: ", 0),
               0u);
   }

@@ -27,10 +27,11 @@ unchanged <= 0.02 for the torch file and the projects (the parses of the 4k
 and vjp files, 0.2-0.5 s, are ten to twenty times the cost of loading
 rematch's shared libraries: their rows are printed, not judged); edited
 <= 0.30 for the torch and vjp files and <= 1.00 (never slower than its
-parse) for the 4k file; "build" has none: it is paid once per preamble. With --probe (build/bench/skip_bodies_probe), each file's
-rounds also time a parse with every function body skipped ("skipped"): the
-floor of re-analysing an edited file without parsing its unchanged bodies
-again; printed, not judged.
+parse) for the 4k file; "build" has none: it is paid once per preamble.
+With --probe (build/bench/skip_bodies_probe), each file's rounds also time
+a parse with every function body skipped ("skipped"): the floor of
+re-analysing an edited file without parsing its unchanged bodies again;
+printed, not judged.
 
 Usage: cache_bench.py --rematch build/tool/rematch [--clang clang++-19]
                       [--repeat 5] [--samples 3] [--files 200]

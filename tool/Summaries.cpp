@@ -172,15 +172,12 @@ bool SummaryStore::load(llvm::raw_ostream &Err) {
     if (!S) {
       // Damaged or half-written (a run killed while writing): never
       // trusted, rebuilt; a warning, since nothing is lost.
+      std::string Why;
       llvm::handleAllErrors(
-          S.takeError(), [&](const clang::tidy::rematch::SummaryError &E) {
-            Err << E.path() << ": warning: " << E.what()
-                << " (ignored; it will be rebuilt)\n";
-          },
-          [&](const llvm::ErrorInfoBase &E) {
-            Err << Path << ": warning: " << E.message()
-                << " (ignored; it will be rebuilt)\n";
-          });
+          S.takeError(),
+          [&](const clang::tidy::rematch::SummaryError &E) { Why = E.what(); },
+          [&](const llvm::ErrorInfoBase &E) { Why = E.message(); });
+      Err << Path << ": warning: " << Why << " (ignored; it will be rebuilt)\n";
       continue;
     }
     if (pathFor(S->MainFile) != Path) {

@@ -150,16 +150,17 @@ Places Aliases::variable(const VarDecl *VD, const Expr *Ref, bool Pointee) {
     if (T->isReferenceType() && !T.getNonReferenceType().isConstQualified())
       return {Place::root(Param, Ref)};
     // What a pointer, reference, handle or iterator parameter points to is
-    // the caller's.
-    if (Pointee &&
-        (T->isPointerType() || T->isReferenceType() || T->isRecordType()))
+    // the caller's; a copy of a value (a vector, a string) is the callee's.
+    if (Pointee && (T->isPointerType() || T->isReferenceType() ||
+                    (T->isRecordType() && !Known.copies().owns(T))))
       return {Place::root(Param, Ref)};
     return {};
   }
   if (VD->isInitCapture() && Lambda) {
     // [m = g_steps]: a copy in the closure object (seen again by the
     // recomputation when the lambda is mutable), or a reference.
-    if (T->isReferenceType() || Pointee || LambdaMutable)
+    if (T->isReferenceType() || LambdaMutable ||
+        (Pointee && !Known.copies().owns(T)))
       return {Place::root(Root::of(Root::Capture), Ref)};
     return {};
   }
@@ -179,7 +180,10 @@ Places Aliases::variable(const VarDecl *VD, const Expr *Ref, bool Pointee) {
     for (const LambdaCapture &C : Lambda->captures()) {
       if (!C.capturesVariable() || C.getCapturedVar() != VD)
         continue;
-      if (C.getCaptureKind() == LCK_ByRef || Pointee || LambdaMutable)
+      // A copy is the closure's: seen again by the recomputation only when
+      // the lambda is mutable; what a copied handle shares is outside.
+      if (C.getCaptureKind() == LCK_ByRef || LambdaMutable ||
+          (Pointee && !Known.copies().owns(T)))
         return {Place::root(Root::of(Root::Capture), Ref)};
       return {};
     }
@@ -319,6 +323,10 @@ Places Aliases::pointee(const Expr *E, unsigned Depth) {
       if (const VarDecl *V = localVar(ME->getBase()))
         if (auto It = MemberPointees.find(V); It != MemberPointees.end())
           return It->second;
+    // A pointer in a by-value parameter or capture points where the
+    // original's does: outside, with what the copy shares.
+    if (const DeclRefExpr *Copy = copiedIn(ME))
+      return variable(cast<VarDecl>(Copy->getDecl()), Copy, /*Pointee=*/true);
     return object(E, Depth + 1);
   }
   if (isa<ArraySubscriptExpr>(E))
@@ -337,10 +345,12 @@ Places Aliases::pointee(const Expr *E, unsigned Depth) {
     if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(CE);
         OC && OC->getOperator() == OO_Arrow && OC->getNumArgs() == 1)
       return pointee(OC->getArg(0), Depth + 1);
-    // inputs[0] of a list of handles shares the object the list holds.
+    // inputs[0] of a list of handles shares the object the list holds; so
+    // does a pointer in a by-value copy of a list of pointers.
     if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(CE);
         OC && OC->getOperator() == OO_Subscript && OC->getNumArgs() == 2 &&
-        Known.isHandle(OC->getType()))
+        (Known.isHandle(OC->getType()) ||
+         (OC->getType()->isPointerType() && copiedIn(OC->getArg(0)))))
       return pointee(OC->getArg(0), Depth + 1);
     QualType T = CE->getType();
     if (!CE->isGLValue() && (T->isPointerType() || isClass(T)))
@@ -395,10 +405,16 @@ bool Aliases::aliasValue(const Expr *E, unsigned Depth) {
   QualType T = E->getType();
   if (Known.isHandle(T) || Known.isView(T))
     return true;
+  // A value's copy refers to nothing: a vector returned or passed by value.
+  if (isClass(T) && Known.copies().owns(T.getNonReferenceType()))
+    return false;
   if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
     const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
-    // A local: its bindings, found by the end of the body, tell.
-    return VD && !VD->hasGlobalStorage() && declaredInside(VD);
+    // A local: its bindings, found by the end of the body, tell. A
+    // captured copy of a handle (a span, an iterator) refers where the
+    // original does.
+    return VD && !VD->hasGlobalStorage() &&
+           (declaredInside(VD) || copiedIn(DRE));
   }
   if (const auto *CO = dyn_cast<AbstractConditionalOperator>(E))
     return aliasValue(CO->getTrueExpr(), Depth + 1) ||
@@ -481,6 +497,31 @@ Places Aliases::result(const CallExpr *CE, unsigned Depth) {
   return Out;
 }
 
+const DeclRefExpr *Aliases::copiedIn(const Expr *E) const {
+  // Down the members of an object (`p.inner.w`) to the variable.
+  E = E ? unwrap(E) : nullptr;
+  while (const auto *ME = dyn_cast_or_null<MemberExpr>(E)) {
+    if (ME->isArrow())
+      return nullptr;
+    E = unwrap(ME->getBase());
+  }
+  const auto *DRE = dyn_cast_or_null<DeclRefExpr>(E);
+  const auto *VD = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+  if (!VD || VD->getType()->isReferenceType() ||
+      !VD->getType()->isRecordType() || !Known.copies().shares(VD->getType()))
+    return nullptr;
+  if (isa<ParmVarDecl>(VD) && VD->getDeclContext() == &FD)
+    return DRE;
+  if (VD->isInitCapture())
+    return Lambda ? DRE : nullptr;
+  if (Lambda && !declaredInside(VD))
+    for (const LambdaCapture &C : Lambda->captures())
+      if (C.capturesVariable() && C.getCapturedVar() == VD &&
+          C.getCaptureKind() == LCK_ByCopy)
+        return DRE;
+  return nullptr;
+}
+
 bool Aliases::mayAlias(const VarDecl &V) const {
   return !V.hasGlobalStorage() && !isa<ParmVarDecl>(V) && declaredInside(&V);
 }
@@ -508,7 +549,8 @@ void Aliases::bindInit(const VarDecl &V) {
       bind(V, pointee(Init, 0), At);
   } else if (T->isRecordType() && aliasValue(Init, 0)) {
     bind(V, pointee(Init, 0), At);
-  } else if (T->isRecordType() && !T->isDependentType()) {
+  } else if (T->isRecordType() && !T->isDependentType() &&
+             !Known.copies().owns(T)) {
     // A copy of a structure that holds pointers or handles.
     const Expr *From = unwrap(Init);
     if (const auto *CE = dyn_cast_or_null<CXXConstructExpr>(From);
@@ -516,7 +558,10 @@ void Aliases::bindInit(const VarDecl &V) {
         CE->getConstructor()->isCopyOrMoveConstructor())
       From = CE->getArg(0);
     if (From && From->isGLValue()) {
-      Places P = object(From, 0);
+      // Of a by-value parameter or capture: what that copy shares.
+      const DeclRefExpr *Copy = copiedIn(From);
+      Places P = Copy ? variable(cast<VarDecl>(Copy->getDecl()), Copy, true)
+                      : object(From, 0);
       llvm::erase_if(P, [](const Place &X) { return X.isLocal(); });
       // Reached through V: named so, and taken here.
       for (Place &X : P)

@@ -106,6 +106,10 @@ private:
   Places variable(const VarDecl *VD, const Expr *Ref, bool Pointee);
   void bind(const VarDecl &V, Places P, SourceLocation At);
   bool declaredInside(const VarDecl *VD) const;
+  // The by-value parameter or by-copy capture of a type whose copies share
+  // (a struct with a pointer member, a vector of pointers) that E names or
+  // is a member of: a pointer in it points where the original's does.
+  const DeclRefExpr *copiedIn(const Expr *E) const;
   bool mayAlias(const VarDecl &V) const;
 
   const FunctionDecl &FD;

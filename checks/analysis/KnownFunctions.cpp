@@ -329,6 +329,11 @@ bool KnownFunctions::isView(QualType T) const {
   return is(T, TypeKind::View);
 }
 
+bool KnownFunctions::isDeclaredValue(const CXXRecordDecl &RD) const {
+  QualType T(RD.getTypeForDecl(), 0);
+  return Models->typeKinds(className(T)) & (1u << unsigned(TypeKind::Value));
+}
+
 bool KnownFunctions::isLogStream(const VarDecl &VD) const {
   if (!VD.getIdentifier() || !VD.hasGlobalStorage())
     return false;

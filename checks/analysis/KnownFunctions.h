@@ -10,6 +10,7 @@
 #ifndef REMATCH_CHECKS_ANALYSIS_KNOWNFUNCTIONS_H
 #define REMATCH_CHECKS_ANALYSIS_KNOWNFUNCTIONS_H
 
+#include "CopySemantics.h"
 #include "Effect.h"
 #include "ModelSet.h"
 #include "clang/AST/Decl.h"
@@ -69,6 +70,8 @@ struct KindMember {
 class KnownFunctions {
 public:
   explicit KnownFunctions(std::shared_ptr<const ModelSet> Models);
+  KnownFunctions(const KnownFunctions &) = delete; // Copies refers to it
+  KnownFunctions &operator=(const KnownFunctions &) = delete;
 
   const CallModel &lookup(const FunctionDecl &FD) const;
 
@@ -99,6 +102,10 @@ public:
   // An object standing for part of another (Eigen's Block, Map): assigning
   // to it writes what it stands for.
   bool isView(QualType T) const;
+  // The models list the class itself (not a base) as a value type.
+  bool isDeclaredValue(const CXXRecordDecl &RD) const;
+  // Whether a copy of a type owns its state or shares it.
+  const CopySemantics &copies() const { return Copies; }
 
   bool isContainerMutator(llvm::StringRef Member) const {
     return Models->isContainerMutator(Member);
@@ -136,6 +143,7 @@ private:
   CallModel compute(const FunctionDecl &FD) const;
 
   std::shared_ptr<const ModelSet> Models;
+  CopySemantics Copies{*this};
   // Per scope around a function (the innermost), whether a model may speak
   // of what it declares: asked for every callee, remembered per class or
   // namespace, so that functions no model can describe (most of them) cost

@@ -135,6 +135,8 @@ enum class TypeKind {
   Handle,            // a copy shares the object (tensors, arrays)
   View,              // stands for part of another object: assigning to it
                      // writes that object (Eigen's Block, Map, NoAlias)
+  Value,             // a copy owns its state (a container, a string), when
+                     // its type arguments are values too (CopySemantics.h)
 };
 
 // Objects that run a member function where a checkpoint expects a callable:

@@ -572,8 +572,9 @@ private:
         {"file-stream", TypeKind::FileStream},
         {"atomic", TypeKind::Atomic},
         {"handle", TypeKind::Handle},
-        {"view", TypeKind::View}};
-    SmallVector<StringRef, 8> Keys;
+        {"view", TypeKind::View},
+        {"value", TypeKind::Value}};
+    SmallVector<StringRef, 10> Keys;
     for (const auto &K : Kinds)
       Keys.push_back(K.first);
     return mapping(N, "Types", Keys, [&](StringRef K, yaml::Node *V) {

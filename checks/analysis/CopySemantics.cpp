@@ -1,0 +1,167 @@
+//===--- CopySemantics.cpp - does a copy own its state, or share it? -----===//
+
+#include "CopySemantics.h"
+#include "KnownFunctions.h"
+#include "clang/AST/DeclCXX.h"
+#include "clang/AST/DeclTemplate.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/Stmt.h"
+
+namespace clang::tidy::rematch {
+
+namespace {
+
+// Handle dominates, then Unknown: one shared member makes the copy share.
+Copy join(Copy A, Copy B) {
+  if (A == Copy::Handle || B == Copy::Handle)
+    return Copy::Handle;
+  if (A == Copy::Unknown || B == Copy::Unknown)
+    return Copy::Unknown;
+  return Copy::Value;
+}
+
+// What clang wraps around a member read: casts, temporaries, the copy
+// constructor of the member's own type.
+const Expr *bare(const Expr *E) {
+  while (E) {
+    E = E->IgnoreParenImpCasts();
+    if (const auto *CE = dyn_cast<CXXConstructExpr>(E);
+        CE && CE->getNumArgs() == 1 &&
+        CE->getConstructor()->isCopyOrMoveConstructor())
+      E = CE->getArg(0);
+    else if (const auto *M = dyn_cast<MaterializeTemporaryExpr>(E))
+      E = M->getSubExpr();
+    else if (const auto *B = dyn_cast<CXXBindTemporaryExpr>(E))
+      E = B->getSubExpr();
+    else if (const auto *C = dyn_cast<ExprWithCleanups>(E))
+      E = C->getSubExpr();
+    else
+      return E;
+  }
+  return E;
+}
+
+// `o.p_`, with o the copy constructor's parameter.
+bool readsSourceMember(const Expr *E, const ParmVarDecl &Source) {
+  const auto *ME = dyn_cast_or_null<MemberExpr>(bare(E));
+  if (!ME || !isa<FieldDecl>(ME->getMemberDecl()))
+    return false;
+  const auto *DRE = dyn_cast<DeclRefExpr>(ME->getBase()->IgnoreParenImpCasts());
+  return DRE && DRE->getDecl() == &Source;
+}
+
+// `p_ = o.p_;` or `this->p_ = o.p_;` on a member the copy would share.
+bool assignsSourceMember(const Stmt *S, const ParmVarDecl &Source,
+                         const CopySemantics &Copies) {
+  const Expr *L = nullptr, *R = nullptr;
+  if (const auto *BO = dyn_cast<BinaryOperator>(S);
+      BO && BO->getOpcode() == BO_Assign) {
+    L = BO->getLHS();
+    R = BO->getRHS();
+  } else if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(S);
+             OC && OC->getOperator() == OO_Equal && OC->getNumArgs() == 2) {
+    L = OC->getArg(0);
+    R = OC->getArg(1);
+  }
+  const auto *ME = dyn_cast_or_null<MemberExpr>(L ? L->IgnoreParenImpCasts()
+                                                  : nullptr);
+  return ME && isa<CXXThisExpr>(ME->getBase()->IgnoreParenImpCasts()) &&
+         Copies.shares(ME->getType()) && readsSourceMember(R, Source);
+}
+
+const CXXConstructorDecl *copyConstructor(const CXXRecordDecl &RD) {
+  for (const CXXConstructorDecl *C : RD.ctors())
+    if (C->isCopyConstructor())
+      return C;
+  return nullptr;
+}
+
+} // namespace
+
+Copy CopySemantics::of(QualType T) const {
+  if (T.isNull())
+    return Copy::Unknown;
+  T = T.getCanonicalType();
+  if (T->isReferenceType())
+    return Copy::Handle;
+  if (T->isDependentType())
+    return Copy::Unknown;
+  if (const auto *PT = T->getAs<PointerType>())
+    return PT->getPointeeType()->isFunctionType() ? Copy::Value : Copy::Handle;
+  if (const auto *AT = T->getAsArrayTypeUnsafe())
+    return of(AT->getElementType());
+  if (const CXXRecordDecl *RD = T->getAsCXXRecordDecl()) {
+    const CXXRecordDecl *Def = RD->getDefinition();
+    return Def ? ofClass(*Def) : Copy::Unknown;
+  }
+  if (T->isRecordType()) // a C struct seen from C++: its fields
+    return Copy::Unknown;
+  return Copy::Value; // arithmetic, enumerations, member pointers
+}
+
+Copy CopySemantics::ofClass(const CXXRecordDecl &RD) const {
+  if (auto It = Classes.find(&RD); It != Classes.end())
+    return It->second;
+  Classes[&RD] = Copy::Value; // while deciding: see the header
+  Copy C = declared(RD);
+  if (C == Copy::Unknown) {
+    const CXXConstructorDecl *Ctor = copyConstructor(RD);
+    if (RD.isDependentContext()) {
+      C = Copy::Unknown;
+    } else if (Ctor && Ctor->isDeleted()) {
+      C = Copy::Value; // move-only: what was moved in is owned
+    } else if (Ctor && Ctor->isUserProvided() && Ctor->hasBody()) {
+      // A written copy: what it copies from the source decides.
+      const auto *Def = cast<CXXConstructorDecl>(Ctor->getDefinition());
+      const ParmVarDecl *Source = Def->getParamDecl(0);
+      C = Copy::Value;
+      for (const CXXCtorInitializer *I : Def->inits())
+        if (I->isMemberInitializer() && I->isWritten() &&
+            shares(I->getMember()->getType()) &&
+            readsSourceMember(I->getInit(), *Source))
+          C = Copy::Handle;
+      if (const Stmt *Body = Def->getBody())
+        for (const Stmt *S : Body->children())
+          if (S && assignsSourceMember(S, *Source, *this))
+            C = Copy::Handle;
+    } else {
+      C = members(RD);
+    }
+  }
+  Classes[&RD] = C;
+  return C;
+}
+
+Copy CopySemantics::members(const CXXRecordDecl &RD) const {
+  Copy C = Copy::Value;
+  for (const CXXBaseSpecifier &B : RD.bases())
+    C = join(C, of(B.getType()));
+  for (const FieldDecl *F : RD.fields())
+    C = join(C, of(F->getType()));
+  return C;
+}
+
+// What the models say of the class itself: Unknown when they say nothing.
+Copy CopySemantics::declared(const CXXRecordDecl &RD) const {
+  QualType T(RD.getTypeForDecl(), 0);
+  if (Known.isHandle(T) || Known.isView(T))
+    return Copy::Handle;
+  if (!Known.isDeclaredValue(RD))
+    return Copy::Unknown;
+  // A container of values is a value; of pointers or handles, it shares.
+  Copy C = Copy::Value;
+  const auto *Spec = dyn_cast<ClassTemplateSpecializationDecl>(&RD);
+  if (!Spec)
+    return C;
+  for (const TemplateArgument &A : Spec->getTemplateArgs().asArray()) {
+    if (A.getKind() == TemplateArgument::Type)
+      C = join(C, of(A.getAsType()));
+    else if (A.getKind() == TemplateArgument::Pack)
+      for (const TemplateArgument &P : A.pack_elements())
+        if (P.getKind() == TemplateArgument::Type)
+          C = join(C, of(P.getAsType()));
+  }
+  return C;
+}
+
+} // namespace clang::tidy::rematch

@@ -31,13 +31,22 @@ std::string callableKindText(const Callable &C) {
   return "checkpointed callable";
 }
 
+// The place a held callable was stored into: a variable, a member, or what
+// a function returns ('make_step'; a lambda's result has no name).
+std::string placeText(const NamedDecl &In) {
+  const auto *MD = dyn_cast<CXXMethodDecl>(&In);
+  if (MD && MD->getParent()->isLambda())
+    return "the result of a lambda";
+  return quoted(In.getNameAsString());
+}
+
 // "checkpointed lambda", and for one handed over in a value that holds
 // callables, which value, and "may" when it holds several.
 std::string callableText(const Callable &C) {
   std::string Text = callableKindText(C);
   if (!C.StoredIn)
     return Text;
-  Text += " held by " + quoted(C.StoredIn->getNameAsString());
+  Text += " held by " + placeText(*C.StoredIn);
   if (C.Alternatives > 1)
     Text += " (may: one of " + std::to_string(C.Alternatives) +
             " callables it holds)";
@@ -213,7 +222,7 @@ void RematchCheck::report(const Finding &F, const EffectAnalysis &A,
   if (F.Target->StoredIn && F.Target->StoredAt.isValid())
     diag(F.Target->StoredAt, "%0 holds the %1 stored here",
          DiagnosticIDs::Note)
-        << quoted(F.Target->StoredIn->getNameAsString())
+        << placeText(*F.Target->StoredIn)
         << storedText(*F.Target);
   if (InSystemHeader)
     noteStep(F.Target->Body, *F.E);

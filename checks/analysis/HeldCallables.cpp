@@ -136,6 +136,13 @@ bool HeldCallables::isShared(const NamedDecl *Place) {
   return !VD || !VD->isLocalVarDecl();
 }
 
+// A library's own code (a system header) stores what it is handed into
+// its internals: a call of it passes a holder on (expand), it is not
+// followed into.
+static bool inLibrary(const Decl &D) {
+  return D.getASTContext().getSourceManager().isInSystemHeader(D.getLocation());
+}
+
 const NamedDecl *HeldCallables::placeOf(const Expr *E) {
   for (unsigned Depth = 0; E && Depth < MaxDepth; ++Depth) {
     E = skipWrappers(E);
@@ -159,16 +166,24 @@ const NamedDecl *HeldCallables::placeOf(const Expr *E) {
       continue;
     }
     if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(E)) {
+      // `getter()`: what the callable object's operator() returns, not the
+      // object (a lambda that returns a std::function is no std::function).
+      if (OC->getOperator() == OO_Call)
+        if (const FunctionDecl *FD = OC->getDirectCallee())
+          return FD->getCanonicalDecl();
       if ((OC->getOperator() != OO_Arrow && OC->getOperator() != OO_Star) ||
           OC->getNumArgs() != 1)
         return nullptr;
       E = OC->getArg(0);
       continue;
     }
+    // A library holder's `get()`/`ptr()` is the holder itself; a member
+    // function of the program's is what it returns (below).
     if (const auto *MC = dyn_cast<CXXMemberCallExpr>(E)) {
       const CXXMethodDecl *MD = MC->getMethodDecl();
       if (MD && MD->getIdentifier() && MC->getNumArgs() == 0 &&
-          (MD->getName() == "get" || MD->getName() == "ptr")) {
+          (MD->getName() == "get" || MD->getName() == "ptr") &&
+          (inLibrary(*MD) || !MD->isDefined())) {
         E = MC->getImplicitObjectArgument();
         continue;
       }
@@ -204,12 +219,6 @@ void HeldCallables::onField(const FieldDecl &FD) {
       store(&FD, Init, FD.getLocation());
 }
 
-// A library's own code (a system header) stores what it is handed into
-// its internals: a call of it passes a holder on (expand), it is not
-// followed into.
-static bool inLibrary(const Decl &D) {
-  return D.getASTContext().getSourceManager().isInSystemHeader(D.getLocation());
-}
 
 void HeldCallables::onFunction(const FunctionDecl &FD) {
   const auto *Ctor = dyn_cast<CXXConstructorDecl>(&FD);
@@ -345,9 +354,10 @@ void HeldCallables::expand(const Expr *E, const NamedDecl *In,
     // A function whose returns hold nothing seen (a library's
     // register_module, std::move) that takes a holder and returns one
     // passes it on.
+    // The object of `f()` is what is called, not what it is handed.
     if (CE && Out.size() == Before)
       for (const Expr *Arg : CE->arguments())
-        if (holderOf(Arg->getType()))
+        if (holderOf(Arg->getType()) && Arg != HeldCallables::objectOf(CE))
           expand(Arg, In, At, Out, Seen, Depth + 1);
     return;
   }

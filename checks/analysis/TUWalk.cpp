@@ -89,6 +89,10 @@ public:
       T.Out.Recorder->onStmt(S);
     if (const auto *CE = dyn_cast<CallExpr>(&S))
       visitCall(*CE);
+    // A lambda's call operator is no declaration the walk visits: what it
+    // returns (a getter's std::function) is told here.
+    else if (const auto *L = dyn_cast<LambdaExpr>(&S))
+      T.Out.Held.onFunction(*L->getCallOperator());
   }
   bool VisitStmt(Stmt *S) {
     visitNode(*S);

@@ -106,6 +106,21 @@ const ModelCallableHolder *HeldCallables::holderOf(QualType T) const {
   return Found;
 }
 
+bool HeldCallables::holdsHolders(QualType T) const {
+  T = T.getNonReferenceType();
+  const auto *S = dyn_cast_or_null<ClassTemplateSpecializationDecl>(
+      T->getAsCXXRecordDecl());
+  if (!S || !(Models.typeKinds(canonicalName(*S->getSpecializedTemplate())) &
+              (1u << unsigned(TypeKind::Container))))
+    return false;
+  // std::vector<std::function<...>>, std::map<K, std::function<...>>.
+  return llvm::any_of(S->getTemplateArgs().asArray(),
+                      [&](const TemplateArgument &A) {
+                        return A.getKind() == TemplateArgument::Type &&
+                               holderOf(A.getAsType());
+                      });
+}
+
 bool HeldCallables::runs(const FunctionDecl &FD) const {
   const auto *MD = dyn_cast<CXXMethodDecl>(&FD);
   if (!MD || RunNames.empty())
@@ -143,6 +158,20 @@ static bool inLibrary(const Decl &D) {
   return D.getASTContext().getSourceManager().isInSystemHeader(D.getLocation());
 }
 
+const NamedDecl *HeldCallables::sharedPlace(const NamedDecl *Place) const {
+  for (unsigned Depth = 0; Place && Depth < MaxDepth; ++Depth) {
+    if (isShared(Place))
+      return Place;
+    // A local copy or element names one place: follow it.
+    const auto *VD = dyn_cast<VarDecl>(Place);
+    auto It = VD && VD->isLocalVarDecl() ? Stores.find(Place) : Stores.end();
+    if (It == Stores.end() || It->second.size() != 1)
+      return nullptr;
+    Place = placeOf(It->second.front().Value);
+  }
+  return nullptr;
+}
+
 const NamedDecl *HeldCallables::placeOf(const Expr *E) {
   for (unsigned Depth = 0; E && Depth < MaxDepth; ++Depth) {
     E = skipWrappers(E);
@@ -171,6 +200,11 @@ const NamedDecl *HeldCallables::placeOf(const Expr *E) {
       if (OC->getOperator() == OO_Call)
         if (const FunctionDecl *FD = OC->getDirectCallee())
           return FD->getCanonicalDecl();
+      // `hooks[i]`: an element is held where its container is.
+      if (OC->getOperator() == OO_Subscript && OC->getNumArgs() == 2) {
+        E = OC->getArg(0);
+        continue;
+      }
       if ((OC->getOperator() != OO_Arrow && OC->getOperator() != OO_Star) ||
           OC->getNumArgs() != 1)
         return nullptr;
@@ -184,6 +218,13 @@ const NamedDecl *HeldCallables::placeOf(const Expr *E) {
       if (MD && MD->getIdentifier() && MC->getNumArgs() == 0 &&
           (MD->getName() == "get" || MD->getName() == "ptr") &&
           (inLibrary(*MD) || !MD->isDefined())) {
+        E = MC->getImplicitObjectArgument();
+        continue;
+      }
+      // `hooks.at(i)`, `hooks.front()`: in a library container.
+      if (MD && MD->getIdentifier() && inLibrary(*MD) &&
+          (MD->getName() == "at" || MD->getName() == "front" ||
+           MD->getName() == "back")) {
         E = MC->getImplicitObjectArgument();
         continue;
       }
@@ -203,14 +244,25 @@ void HeldCallables::store(const NamedDecl *Place, const Expr *Value,
   if (!Place || !Value)
     return;
   ++StoreCount;
-  Stores[cast<NamedDecl>(Place->getCanonicalDecl())].push_back(
-      {Value, At, Place});
+  std::vector<HeldValue> &In =
+      Stores[cast<NamedDecl>(Place->getCanonicalDecl())];
+  // A node both walks visit (a lambda, a range-for) is told twice.
+  if (llvm::none_of(In, [&](const HeldValue &H) { return H.Value == Value; }))
+    In.push_back({Value, At, Place});
 }
 
 void HeldCallables::onVarDecl(const VarDecl &VD) {
-  if (!VD.getInit() || isa<ParmVarDecl>(VD) || !holderOf(VD.getType()))
+  // A range-for's element is initialised with `*__begin`: onRange.
+  if (!VD.getInit() || isa<ParmVarDecl>(VD) || VD.isCXXForRangeDecl() ||
+      (!holderOf(VD.getType()) && !holdsHolders(VD.getType())))
     return;
   store(&VD, VD.getInit(), VD.getLocation());
+}
+
+void HeldCallables::onRange(const VarDecl &Element, const Expr *Range) {
+  // `for (auto &h : hooks)`: h holds what the container holds.
+  if (Range && holderOf(Element.getType()) && holdsHolders(Range->getType()))
+    store(&Element, Range, Element.getLocation());
 }
 
 void HeldCallables::onField(const FieldDecl &FD) {
@@ -263,6 +315,18 @@ void HeldCallables::onCall(const CallExpr &CE) {
         store(Place, Arg, Arg->getExprLoc());
       return;
     }
+  // `hooks.push_back(lambda)`: a container of holders holds what is added.
+  if (const auto *MC = dyn_cast<CXXMemberCallExpr>(&CE))
+    if (MD && MD->getIdentifier() && Models.isContainerMutator(MD->getName()) &&
+        holdsHolders(MC->getImplicitObjectArgument()->getType())) {
+      const NamedDecl *Place = placeOf(MC->getImplicitObjectArgument());
+      for (const Expr *Arg : MC->arguments())
+        if (QualType T = Arg->getType(); holderOf(T) ||
+            T->isFunctionPointerType() ||
+            isCallableObject(T->getAsCXXRecordDecl()))
+          store(Place, Arg, Arg->getExprLoc());
+      return;
+    }
   // An argument bound to a parameter that holds callables: the parameter
   // of the definition, where the body names it.
   unsigned N = std::min<unsigned>(CE.getNumArgs(), FD->getNumParams());
@@ -308,7 +372,7 @@ void HeldCallables::expand(const Expr *E, const NamedDecl *In,
   E = skipWrappers(E);
   if (!E || Depth > MaxDepth)
     return;
-  if (!holderOf(E->getType())) {
+  if (!holderOf(E->getType()) && !holdsHolders(E->getType())) {
     // A lambda, function, functor or module: held.
     if (!llvm::any_of(Out, [&](const HeldValue &H) { return H.Value == E; }))
       Out.push_back({E, At, In});

@@ -47,6 +47,9 @@ public:
   // The model of the holder T is (through a module holder or a shared_ptr),
   // or null.
   const ModelCallableHolder *holderOf(QualType T) const;
+  // T is a container (models: Types container) of holders: a
+  // std::vector<std::function<...>> holds what is added to it.
+  bool holdsHolders(QualType T) const;
   // A call of FD runs what its object holds (std::function::operator(),
   // SequentialImpl::forward).
   bool runs(const FunctionDecl &FD) const;
@@ -58,6 +61,7 @@ public:
   void onVarDecl(const VarDecl &VD);
   void onField(const FieldDecl &FD);
   void onFunction(const FunctionDecl &FD);
+  void onRange(const VarDecl &Element, const Expr *Range);
 
   // What E may hold, each value once.
   void valuesOf(const Expr *E, llvm::SmallVectorImpl<HeldValue> &Out) const;
@@ -66,6 +70,9 @@ public:
   // Whether other translation units can name Place (a global, a member, a
   // function with external linkage), so that their summaries speak of it.
   static bool isShared(const NamedDecl *Place);
+  // Place when it is shared, else the shared place it is a copy of or an
+  // element of (`for (auto &l : g_layers)`: g_layers), if any.
+  const NamedDecl *sharedPlace(const NamedDecl *Place) const;
   // The places something was stored into.
   const llvm::DenseMap<const NamedDecl *, std::vector<HeldValue>> &
   stores() const {

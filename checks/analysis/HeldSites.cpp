@@ -118,8 +118,8 @@ const HeldValue *EffectAnalysis::heldAt(SourceLocation Call,
 const NamedDecl *EffectAnalysis::sharedHeldPlace(const CallSite &C) const {
   if (!C.Callee || !Held || !Held->runs(*C.Callee))
     return nullptr;
-  const NamedDecl *P = HeldCallables::placeOf(HeldCallables::objectOf(C.Call));
-  return HeldCallables::isShared(P) ? P : nullptr;
+  return Held->sharedPlace(
+      HeldCallables::placeOf(HeldCallables::objectOf(C.Call)));
 }
 
 // What other TUs store into the place a call runs the callables of: their

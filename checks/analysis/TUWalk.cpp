@@ -93,6 +93,9 @@ public:
     // returns (a getter's std::function) is told here.
     else if (const auto *L = dyn_cast<LambdaExpr>(&S))
       T.Out.Held.onFunction(*L->getCallOperator());
+    else if (const auto *FR = dyn_cast<CXXForRangeStmt>(&S))
+      if (const VarDecl *V = FR->getLoopVariable())
+        T.Out.Held.onRange(*V, FR->getRangeInit());
   }
   bool VisitStmt(Stmt *S) {
     visitNode(*S);

@@ -398,6 +398,37 @@ Places Aliases::storage(const Expr *E, unsigned Depth) {
   return object(E, Depth + 1);
 }
 
+Places Aliases::sharedBy(const Expr *E) {
+  E = unwrap(E);
+  if (!E)
+    return {};
+  Places Out;
+  auto Part = [&](const Expr *A) {
+    if (A && Known.copies().shares(A->getType()))
+      append(Out, storage(A, 0));
+  };
+  if (const auto *IL = dyn_cast<InitListExpr>(E)) {
+    for (const Expr *I : IL->inits())
+      Part(I);
+    return Out;
+  }
+  if (const auto *CE = dyn_cast<CXXConstructExpr>(E)) {
+    if (CE->getNumArgs() == 1 &&
+        CE->getConstructor()->isCopyOrMoveConstructor())
+      return sharedBy(CE->getArg(0));
+    for (const Expr *A : CE->arguments())
+      Part(A);
+    return Out;
+  }
+  if (const DeclRefExpr *Copy = copiedIn(E))
+    return variable(cast<VarDecl>(Copy->getDecl()), Copy, /*Pointee=*/true);
+  if (const VarDecl *V = localVar(E))
+    if (auto It = MemberPointees.find(V); It != MemberPointees.end())
+      return It->second;
+  // A struct held somewhere: its pointers point where it is owned.
+  return E->isGLValue() ? object(E, 0) : Places{};
+}
+
 bool Aliases::aliasValue(const Expr *E, unsigned Depth) {
   if (!E || Depth > MaxDepth)
     return false;

@@ -77,6 +77,10 @@ public:
   // pointer, a handle or another alias value, else the object itself.
   Places storageOf(const Expr *E) { return storage(E, 0); }
 
+  // What a copy of a class-typed value reaches through the pointers and
+  // handles inside it (`Params{g_buf, 8}`, a struct passed by value).
+  Places sharedBy(const Expr *E);
+
   // Whether a class-typed expression's value refers to another object (an
   // iterator, a span, a view, a handle, a local alias).
   bool isAliasValue(const Expr *E) { return aliasValue(E, 0); }

@@ -75,6 +75,22 @@ static const AnnotateAttr *recomputedAttr(const FunctionDecl &FD, unsigned I) {
   return nullptr;
 }
 
+// Whether FD's parameter I (or its template's) also carries
+// [[clang::annotate("rematch::arguments-fresh")]].
+static bool freshArgumentsAttr(const FunctionDecl &FD, unsigned I) {
+  auto Has = [I](const FunctionDecl *F) {
+    if (!F || I >= F->getNumParams())
+      return false;
+    for (const auto *A : F->getParamDecl(I)->specific_attrs<AnnotateAttr>())
+      if (A->getAnnotation() == "rematch::arguments-fresh")
+        return true;
+    return false;
+  };
+  const FunctionTemplateDecl *T = FD.getPrimaryTemplate();
+  return Has(&FD) || Has(FD.getTemplateInstantiationPattern()) ||
+         (T && Has(T->getTemplatedDecl()));
+}
+
 bool isRecomputedParam(const FunctionDecl &FD, unsigned I) {
   return recomputedAttr(FD, I) != nullptr;
 }
@@ -334,10 +350,12 @@ void collectCheckpointSite(const CallExpr &CE, const EntryPoints &EP,
     if (Named ? Param != *Named
               : Annotated && !isRecomputedParam(*FD, Param))
       continue;
-    if (Annotated) // what the function replays, its annotation says
+    if (Annotated) { // what the function replays, its annotation says
       for (std::string &Source : recomputedReplays(*FD, Param))
         if (!llvm::is_contained(Site.Replays, Source))
           Site.Replays.push_back(std::move(Source));
+      Site.ArgumentsFresh |= freshArgumentsAttr(*FD, Param);
+    }
     Found.clear();
     Args.Deferred = false;
     Args.collect(CE.getArg(I), Found, 0);
@@ -372,6 +390,8 @@ void collectCheckpointSite(const CallExpr &CE, const EntryPoints &EP,
   if (Site.Callables.empty() && Site.HeldArgs.empty())
     return;
   Site.EntryPoint = Entry ? *Entry : canonicalName(*FD);
+  if (Entry && EP.models().argumentsFresh(*Entry))
+    Site.ArgumentsFresh = true;
   if (Entry)
     for (const std::string &Source : EP.replays(*Entry))
       if (!llvm::is_contained(Site.Replays, Source))

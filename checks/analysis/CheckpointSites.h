@@ -57,6 +57,9 @@ struct CheckpointSite {
   std::string EntryPoint; // qualified name of the called entry point
   std::vector<Callable> Callables;
   std::vector<std::string> Replays; // the random sources it replays
+  // The entry point hands the callable fresh copies of its arguments on
+  // every run: writes to them are not reported.
+  bool ArgumentsFresh = false;
   // Arguments that are values holding callables (HeldCallables.h): what
   // they hold is known once the whole translation unit is read.
   std::vector<const Expr *> HeldArgs;

@@ -34,6 +34,7 @@ struct EntryPointItem {
   std::vector<std::string> Replays;
   bool HasReplays = false;
   std::optional<unsigned> Callable;
+  bool ArgumentsFresh = false;
 };
 
 // The mapping form of an EntryPointItem, read through MappingTraits.
@@ -149,7 +150,8 @@ void yamlize(yaml::IO &IO, EntryPointItem &Item, bool,
     yaml::yamlize(IO, M, true, Ctx);
     return;
   }
-  IO.setError("expected a name or {Name: ..., Replays: [...], Callable: N}");
+  IO.setError("expected a name or {Name: ..., Replays: [...], Callable: N, "
+              "ArgumentsFresh: true}");
 }
 
 void yamlize(yaml::IO &IO, EntryPointList &List, bool,
@@ -173,7 +175,7 @@ void yamlize(yaml::IO &IO, EntryPointList &List, bool,
   for (EntryPointItem &Item : Items)
     addEntryPoint(List.C, Item.Name,
                   Item.HasReplays ? std::optional(Item.Replays) : std::nullopt,
-                  Item.Callable);
+                  Item.Callable, Item.ArgumentsFresh);
 }
 
 // The names of the rematch checks, from the one list.
@@ -283,6 +285,7 @@ void MappingTraits<clang::tidy::rematch::EntryPointMap>::mapping(
   M.Item.HasReplays = true;
   IO.mapOptional("Replays", Replays);
   IO.mapOptional("Callable", M.Item.Callable);
+  IO.mapOptional("ArgumentsFresh", M.Item.ArgumentsFresh);
 }
 } // namespace llvm::yaml
 
@@ -309,6 +312,9 @@ Error addCheckpointFunctions(StringRef Option, Config &C) {
     Part = Part.trim();
     if (Part.empty())
       continue;
+    // `name+fresh`: the callable's arguments are fresh on every run.
+    bool Fresh = Part.consume_back("+fresh");
+    Part = Part.trim();
     StringRef Name = Part;
     std::optional<std::vector<std::string>> Replays;
     if (size_t Open = Part.find('['); Open != StringRef::npos) {
@@ -326,7 +332,8 @@ Error addCheckpointFunctions(StringRef Option, Config &C) {
         if (!S.trim().empty())
           Replays->push_back(S.trim().str());
     }
-    addEntryPoint(C, Name, std::move(Replays)); // an empty one: skipped
+    // An empty name is skipped.
+    addEntryPoint(C, Name, std::move(Replays), std::nullopt, Fresh);
   }
   return Error::success();
 }
@@ -339,10 +346,12 @@ std::string trimmedName(StringRef Name) {
 
 void addEntryPoint(Config &C, StringRef Written,
                    std::optional<std::vector<std::string>> Replays,
-                   std::optional<unsigned> Callable) {
+                   std::optional<unsigned> Callable, bool ArgumentsFresh) {
   std::string Name = trimmedName(Written);
   if (Name.empty())
     return;
+  if (ArgumentsFresh)
+    C.CheckpointFreshArguments.insert(Name);
   if (!llvm::is_contained(C.CheckpointFunctions, Name))
     C.CheckpointFunctions.push_back(Name);
   if (Replays)
@@ -364,6 +373,8 @@ void Config::merge(const Config &Other) {
     CheckpointReplays[Name] = Replays;
   for (const auto &[Name, Arg] : Other.CheckpointCallable)
     CheckpointCallable[Name] = Arg;
+  CheckpointFreshArguments.insert(Other.CheckpointFreshArguments.begin(),
+                                  Other.CheckpointFreshArguments.end());
   Append(Models, Other.Models);
   Append(LoggingFunctions, Other.LoggingFunctions);
   Append(RngFunctions, Other.RngFunctions);

@@ -13,6 +13,7 @@
 #include "llvm/Support/Error.h"
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -28,6 +29,9 @@ struct Config {
   // The random sources an entry point replays ({Name: ..., Replays: [...]}
   // in YAML, `name[source;source]` in the plugin option), by name.
   std::map<std::string, std::vector<std::string>> CheckpointReplays;
+  // Entry points whose callable gets fresh copies of its arguments on every
+  // run ({Name: ..., ArgumentsFresh: true}; `name+fresh` in the option).
+  std::set<std::string> CheckpointFreshArguments;
   // The project's own model files (docs/models.md), made absolute against
   // the configuration file's directory.
   std::vector<std::string> Models;
@@ -53,13 +57,16 @@ struct Config {
 std::string trimmedName(llvm::StringRef Name);
 
 // Adds one entry point (nothing for an empty name), with what it replays
-// and which argument is its callable when given.
+// which argument is its callable when given, and whether the callable's
+// arguments are fresh on every run.
 void addEntryPoint(Config &C, llvm::StringRef Name,
                    std::optional<std::vector<std::string>> Replays,
-                   std::optional<unsigned> Callable = std::nullopt);
+                   std::optional<unsigned> Callable = std::nullopt,
+                   bool ArgumentsFresh = false);
 
 // Adds the entry points of a comma-separated option value, each a name
 // optionally followed by the sources it replays: `nn::checkpoint[torch.default]`
+// and by `+fresh` when its callable's arguments are fresh on every run
 // (several separated by ';'). An error names what is malformed.
 llvm::Error addCheckpointFunctions(llvm::StringRef Option, Config &C);
 

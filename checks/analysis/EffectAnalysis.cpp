@@ -354,6 +354,7 @@ std::vector<CheckpointSite> EffectAnalysis::remoteSites(
       Site.RemoteCall = C.Call;
       Site.EntryPoint = C.EntryPoint;
       Site.Replays = C.Replays;
+      Site.ArgumentsFresh = C.ArgumentsFresh;
       Callable Target;
       Target.K = C.Kind == "functor"  ? Callable::Functor
                  : C.Kind == "module" ? Callable::Module
@@ -884,6 +885,9 @@ void EffectAnalysis::computeFindings() {
       for (const Effect &E : S->Effects) {
         if (!E.Target.isOutside())
           continue;
+        // A write to an argument the entry point copies for each run.
+        if (Site.ArgumentsFresh && E.Target.K == Root::Param)
+          continue;
         if (E.Kind == EffectKind::GlobalRead &&
             (globalChange(E) == GlobalChange::Constant ||
              E.PartOfChange))
@@ -1140,6 +1144,7 @@ void EffectAnalysis::describeCheckpoints(TUSummary &S) const {
       X.Name = C.Name;
       X.EntryPoint = Site.EntryPoint;
       X.Replays = Site.Replays;
+      X.ArgumentsFresh = Site.ArgumentsFresh;
       X.Call = plainLocation(Site.Call->getExprLoc(), SM);
       S.Checkpoints.push_back(std::move(X));
     }
@@ -1153,6 +1158,7 @@ void EffectAnalysis::describeCheckpoints(TUSummary &S) const {
       X.Name = canonicalName(*P);
       X.EntryPoint = Site.EntryPoint;
       X.Replays = Site.Replays;
+      X.ArgumentsFresh = Site.ArgumentsFresh;
       X.Call = plainLocation(Site.Call->getExprLoc(), SM);
       S.Checkpoints.push_back(std::move(X));
     }

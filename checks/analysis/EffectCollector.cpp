@@ -1257,6 +1257,10 @@ private:
         // An iterator, a span, a view passed by value: the callee reaches
         // what it points into.
         Arg = Alias.pointsInto(Args[I]);
+      } else if (PT->isRecordType() && Known.copies().shares(PT)) {
+        // A struct holding pointers passed by value: they still point at
+        // what the argument's do.
+        Arg = Alias.sharedBy(Args[I]);
       }
     }
     // Roots known now (most calls: no local alias, nothing returned) are

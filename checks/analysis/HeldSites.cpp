@@ -77,6 +77,7 @@ void EffectAnalysis::remoteHeldSites() {
       Site.RemoteCall = X.Call;
       Site.EntryPoint = X.EntryPoint;
       Site.Replays = X.Replays;
+      Site.ArgumentsFresh = X.ArgumentsFresh;
       Site.Callables = Found;
       Sites.push_back(std::move(Site));
     }

@@ -121,6 +121,10 @@ struct ModelEntryPoint {
   std::string Name;                 // qualified
   std::vector<std::string> Replays; // source names
   std::optional<unsigned> Callable; // the checkpointed argument, from 0
+  // The callable's arguments are fresh copies on every run (a runtime that
+  // clones what the callable mutates): in-place writes to them are the
+  // callable's own.
+  bool ArgumentsFresh = false;
 };
 
 // Kinds of types the collector treats specially (docs/models.md).

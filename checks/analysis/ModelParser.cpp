@@ -501,10 +501,20 @@ private:
       auto S = scalar(N, "an entry point");
       return S && (P.Name = *S, true);
     }
-    bool Ok = mapping(N, "an entry point", {"Name", "Replays", "Callable"},
+    bool Ok = mapping(N, "an entry point",
+                      {"Name", "Replays", "Callable", "ArgumentsFresh"},
                       [&](StringRef K, yaml::Node *V) -> bool {
                         if (K == "Replays")
                           return strings(V, P.Replays, "source names");
+                        if (K == "ArgumentsFresh") {
+                          auto S = scalar(V, "true or false");
+                          if (!S)
+                            return false;
+                          if (*S != "true" && *S != "false")
+                            return fail(V, "expected true or false");
+                          P.ArgumentsFresh = *S == "true";
+                          return true;
+                        }
                         if (K == "Callable") {
                           auto S = scalar(V, "an argument position");
                           unsigned Arg;

@@ -86,6 +86,8 @@ ModelSet::ModelSet(std::vector<std::shared_ptr<const ModelFile>> InFiles,
         EntryPoints[trimmedName(P.Name)] = P.Replays;
         if (P.Callable)
           CallableArgs[trimmedName(P.Name)] = *P.Callable;
+        if (P.ArgumentsFresh)
+          FreshArguments.insert(trimmedName(P.Name));
       }
   }
   // The configuration's entries after the files': a project's list names
@@ -105,6 +107,8 @@ ModelSet::ModelSet(std::vector<std::shared_ptr<const ModelFile>> InFiles,
     if (auto Arg = C.CheckpointCallable.find(Name);
         Arg != C.CheckpointCallable.end())
       CallableArgs[Name] = Arg->second;
+    if (C.CheckpointFreshArguments.count(Name))
+      FreshArguments.insert(Name);
   }
   indexOuterScopes();
 }
@@ -281,6 +285,8 @@ std::string configKey(const Config &C) {
     Add("P" + Name, Replays);
   for (const auto &[Name, Arg] : C.CheckpointCallable)
     Add("K" + Name, {std::to_string(Arg)});
+  Add("F", {C.CheckpointFreshArguments.begin(),
+            C.CheckpointFreshArguments.end()});
   return K;
 }
 

@@ -72,6 +72,12 @@ public:
     return It->second;
   }
 
+  // The entry point hands the callable fresh copies of its arguments on
+  // every run (ArgumentsFresh: true): writes to them are its own.
+  bool argumentsFresh(llvm::StringRef EntryPoint) const {
+    return FreshArguments.contains(EntryPoint);
+  }
+
   // What runs when an object is passed where a callable is expected.
   llvm::ArrayRef<ModelCallableObject> callableObjects() const {
     return CallableObjects;
@@ -97,6 +103,7 @@ private:
   llvm::StringMap<ModelSource> Sources;
   llvm::StringMap<std::vector<std::string>> EntryPoints;
   llvm::StringMap<unsigned> CallableArgs;
+  llvm::StringSet<> FreshArguments; // entry points: ArgumentsFresh
   std::vector<ModelCallableObject> CallableObjects; // names trimmed
   std::vector<ModelCallableHolder> CallableHolders; // names trimmed
 };

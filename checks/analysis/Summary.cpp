@@ -531,6 +531,8 @@ public:
       J.attributeArray("checkpoints", [&] {
         for (const SummaryCheckpoint &C : S.Checkpoints)
           J.object([&] {
+            if (C.ArgumentsFresh)
+              J.attribute("arguments_fresh", true);
             location("call", C.Call);
             J.attribute("entry_point", C.EntryPoint);
             J.attribute("kind", C.Kind);
@@ -713,6 +715,12 @@ llvm::Error readBody(Reader &R, const sj::Object &O, TUSummary &S) {
       return R.error("unknown checkpoint kind '" + C.Kind + "'");
     if (llvm::Error E = R.strings(**CO, "replays", C.Replays))
       return E;
+    if ((*CO)->get("arguments_fresh")) {
+      std::optional<bool> Fresh = (*CO)->getBoolean("arguments_fresh");
+      if (!Fresh)
+        return R.error("'arguments_fresh' is not a boolean");
+      C.ArgumentsFresh = *Fresh;
+    }
     const sj::Value *Call = (*CO)->get("call");
     if (!Call)
       return R.error("a checkpoint has no call");

@@ -122,6 +122,7 @@ struct SummaryCheckpoint {
   std::string EntryPoint; // the entry point called
   std::vector<std::string> Replays;
   PlainLocation Call;     // the checkpoint call
+  bool ArgumentsFresh = false; // written only when set
 };
 
 // An override defined in this TU of a virtual method declared anywhere: a

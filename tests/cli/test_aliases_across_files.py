@@ -356,6 +356,60 @@ float calm(rematch::Segment &seg, Model &m, float x) {
         self.assertEqual(sorted((f["check"], f["line"]) for f in found),
                          [("rematch-logging", 3), ("rematch-logging", 6)])
 
+    # A list of callables filled in one file and run in a loop in another,
+    # beside a list whose layers are all pure.
+    LAYERS = {
+        "layers.h": PRELUDE + """\
+#include <functional>
+#include <vector>
+extern std::vector<std::function<float(float)>> g_layers;
+extern std::vector<std::function<float(float)>> g_pure;
+void build();
+""",
+        "layers.cpp": """\
+#include "layers.h"
+int g_calls = 0;
+std::vector<std::function<float(float)>> g_layers;
+std::vector<std::function<float(float)>> g_pure;
+void build() {
+  g_layers.push_back([](float x) { return 2 * x; });
+  g_layers.emplace_back([](float x) { ++g_calls; return x; });
+  g_pure.push_back([](float x) { return x + 1; });
+}
+""",
+        "main.cpp": """\
+#include "layers.h"
+float forward(rematch::Segment &seg, float x) {
+  return seg.forward([x] {
+    float y = x;
+    for (auto &layer : g_layers) y = layer(y);
+    return y;
+  });
+}
+float calm(rematch::Segment &seg, float x) {
+  return seg.forward([x] {
+    float y = x;
+    for (auto &layer : g_pure) y = layer(y);
+    return y;
+  });
+}
+""",
+    }
+
+    def test_a_list_of_callables_filled_in_another_file(self):
+        self.write(self.LAYERS)
+        for order in (["layers.cpp", "main.cpp"], ["main.cpp", "layers.cpp"]):
+            found = [f for f in self.run_rematch(order)
+                     if f["check"] != "rematch-global-read"]
+            self.assertEqual([(f["check"], f["file"], f["line"])
+                              for f in found],
+                             [("rematch-counter-update", "main.cpp", 5)],
+                             (order, found))
+            self.assertIn("calls 'g_layers', which may run a lambda it holds "
+                          "that increments 'g_calls'", found[0]["message"])
+            self.assertIn(("layers.cpp", 7), [(n["file"], n["line"])
+                                              for n in found[0]["notes"]])
+
     TORCH = "/usr/include/torch/csrc/api/include"
 
     @unittest.skipUnless(os.path.exists(TORCH + "/torch/torch.h"),

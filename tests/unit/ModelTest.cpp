@@ -399,6 +399,38 @@ TEST(Config, CheckpointFunctionOption) {
               HasSubstr("malformed entry point 'a::ckpt[x'"));
 }
 
+// Entry points whose callable gets fresh copies of its arguments on each
+// run: in a model, in .rematch.yaml and in the option (`name+fresh`).
+TEST(Model, EntryPointArgumentsFresh) {
+  ModelFile M = parseOk(R"(
+EntryPoints:
+  - {Name: dtr::rematerialize, ArgumentsFresh: true}
+  - {Name: torch::checkpoint, ArgumentsFresh: false}
+)");
+  ASSERT_EQ(M.EntryPoints.size(), 2u);
+  EXPECT_TRUE(M.EntryPoints[0].ArgumentsFresh);
+  EXPECT_FALSE(M.EntryPoints[1].ArgumentsFresh);
+  EXPECT_THAT(parseError("EntryPoints:\n  - {Name: a::b, ArgumentsFresh: yes}\n"),
+              StartsWith("m.yaml:2:34: error: expected true or false"));
+
+  llvm::Expected<Config> C = parseConfig(R"(
+CheckpointFunctions:
+  - {Name: my::clone_run, ArgumentsFresh: true}
+  - my::plain
+)",
+                                         "/p/.rematch.yaml");
+  ASSERT_TRUE(bool(C)) << llvm::toString(C.takeError());
+  ASSERT_FALSE(bool(addCheckpointFunctions("opt::run+fresh, opt::other", *C)));
+  ModelSet S({std::make_shared<const ModelFile>(std::move(M))}, *C);
+  EXPECT_TRUE(S.argumentsFresh("dtr::rematerialize"));
+  EXPECT_FALSE(S.argumentsFresh("torch::checkpoint"));
+  EXPECT_TRUE(S.argumentsFresh("my::clone_run"));
+  EXPECT_FALSE(S.argumentsFresh("my::plain"));
+  EXPECT_TRUE(S.argumentsFresh("opt::run"));
+  EXPECT_FALSE(S.argumentsFresh("opt::other"));
+  EXPECT_TRUE(S.entryPoints().count("opt::run"));
+}
+
 // Every shipped model parses, and the set loads as the programs load it.
 TEST(ShippedModels, AllLoad) {
   std::string Dir = builtinModelsDir();

@@ -1,0 +1,125 @@
+// Value and handle copies (checks/analysis/CopySemantics.h) on the host's
+// real libstdc++: a by-value parameter, a by-value capture, a local copy,
+// a structured binding of a copy and a copy returned by value are the
+// callable's own when their type is a value type (a vector, an array, a
+// string, an optional, a struct of those), so writing them is silent. A
+// copy of a handle (a pointer member, a vector of pointers, a span, a
+// std::function whose lambda captures by reference) still reaches the
+// caller's object: writing through it is reported. Each negative sits
+// beside a positive of the same shape.
+// ARGS: -std=c++20
+// REQUIRES: /usr/include/c++/12/span
+#include <algorithm>
+#include <array>
+#include <functional>
+#include <numeric>
+#include <optional>
+#include <span>
+#include <string>
+#include <utility>
+#include <vector>
+
+template <class F, class... A>
+void checkpoint([[clang::annotate("rematch::recomputed")]] F &&f, A &&...a) {
+  f(a...);
+}
+
+std::vector<float> g_vec(8);
+float g_buf[8];
+
+struct Params { float *w; int n; };           // a handle: w points outside
+struct Weights { std::vector<float> w; int n; }; // a value
+
+std::vector<float> make() { return std::vector<float>(4); }
+std::vector<float> copy_of_global() { return g_vec; }
+void normalise(std::vector<float> x) { for (auto &e : x) e /= 2; }
+void zero_through(Params p) { p.w[0] = 0; } // expect-note: 'zero_through' writes 'p.w[0]' here
+
+// ---- by-value parameters of the checkpointed callable ---------------------
+
+void parameters() {
+  // A vector by value: sorted, scaled, written by index. Silent.
+  checkpoint([](std::vector<float> v) {
+    std::sort(v.begin(), v.end());
+    for (auto &e : v) e *= 2;
+    v[0] = 1;
+    std::iota(v.begin(), v.end(), 0.0f);
+    return v[0];
+  }, g_vec);
+  // The same writes through a reference parameter: the caller's vector.
+  checkpoint([](std::vector<float> &v) { // expect-note: callable is checkpointed by this call to 'checkpoint'
+    std::sort(v.begin(), v.end()); // expect: rematch-state-write {{checkpointed lambda writes 'v' with 'sort'}}
+    v[0] = 1; // expect: rematch-state-write {{checkpointed lambda writes 'v[0]'}}
+  }, g_vec);
+  // std::array, std::string, std::optional by value: silent.
+  checkpoint([](std::array<float, 3> a, std::string s,
+                std::optional<std::vector<float>> o) {
+    a[0] = 1;
+    s[0] = 'x';
+    s += "y";
+    if (o) (*o)[0] = 2;
+    o->push_back(1);
+    return a[1];
+  }, std::array<float, 3>{}, std::string("ab"), std::optional<std::vector<float>>());
+  // A generic parameter deduced as a vector: silent.
+  checkpoint([](auto v) { v[0] = 1; std::sort(v.begin(), v.end()); return v[0]; }, g_vec);
+  // A struct of values by value: silent; a struct holding a pointer: the
+  // pointer still points at the caller's buffer.
+  checkpoint([](Weights p) { p.w[0] = 1; p.n = 2; }, Weights{g_vec, 1});
+  checkpoint([](Params p) { p.w[0] = 1; p.n = 2; }, Params{g_buf, 8}); // expect: rematch-state-write {{checkpointed lambda writes 'p.w[0]'}}
+  // A span by value is a view of the caller's elements.
+  checkpoint([](std::span<float> s) { s[0] = 1; }, std::span<float>(g_buf)); // expect: rematch-state-write {{writes 's[0]'}}
+}
+
+// ---- by-value captures ----------------------------------------------------
+
+void captures(Params p, Weights w, std::span<float> s) {
+  // Captured copies cannot be written unless the lambda is mutable; what a
+  // copied pointer or span points to can.
+  checkpoint([w] { return w.w[0]; });
+  checkpoint([p] { p.w[0] = 1; }); // expect: rematch-state-write {{checkpointed lambda writes 'p.w[0]'}}
+  checkpoint([s] { auto t = s.subspan(1); t[0] = 2; }); // expect: rematch-state-write {{writes 's' through 't'}}
+  checkpoint([s] { s[0] = 1; }); // expect: rematch-state-write {{writes 's[0]'}}
+  std::vector<float> local(4);
+  std::vector<float *> ptrs{g_buf};
+  checkpoint([local] { return local[0]; });
+  checkpoint([ptrs] { *ptrs[0] = 1; }); // expect: rematch-state-write {{writes '*ptrs[0]'}}
+  // A mutable lambda's copy is kept in the closure: the recomputation sees
+  // what the forward left there.
+  checkpoint([local]() mutable { local[0] += 1; }); // expect: rematch-counter-update {{updates 'local[0]' with '+='}}
+}
+
+// ---- local copies ---------------------------------------------------------
+
+void locals() {
+  checkpoint([] {
+    auto v = make();                 // a copy returned by value
+    v[0] = 3;
+    for (auto &e : v) e += 1;
+    auto c = copy_of_global(); // a copy, returned by value: its sort is silent; the read is not. expect: rematch-global-read {{calls 'copy_of_global', which reads mutable global 'g_vec'}}
+    std::sort(c.begin(), c.end());
+    std::pair<std::vector<float>, int> pr{make(), 1};
+    auto [first, n] = pr;            // a binding of a copy
+    first[0] = 1;
+    std::vector<float> a = make(), b = make();
+    std::swap(a, b);
+    a[0] = 2;
+    normalise(make());               // a helper's own by-value copy
+    return v[0] + c[0] + first[0] + a[0];
+  });
+  checkpoint([] {
+    std::vector<float> &r = g_vec; // expect-note: 'r' is an alias of 'g_vec' taken here
+    r[0] = 1; // expect: rematch-state-write {{writes 'g_vec' through 'r'}}
+  });
+  checkpoint([] { zero_through(Params{g_buf, 8}); }); // expect: rematch-state-write {{calls 'zero_through', which writes 'p.w[0]'}}
+}
+
+// ---- a std::function copy shares what its lambda captured by reference -----
+
+void functions() {
+  int counter = 0;
+  std::function<void()> bump = [&counter] { ++counter; }; // expect-note: 'bump' holds a lambda, stored here
+  checkpoint([bump] { bump(); }); // expect: rematch-counter-update {{calls 'bump', which may run a lambda it holds that increments 'counter'}}
+  std::function<int(int)> twice = [](int x) { return 2 * x; };
+  checkpoint([twice] { return twice(2); });
+}

@@ -12,7 +12,10 @@ business, not this score's); a warning in another file (a framework header)
 is a false alarm. Prints per check: expected, true positives, false
 positives, false negatives, precision and recall; then the totals. Files whose REQUIRES paths
 are missing are skipped, as the tests skip them. Run it with the binary of
-two revisions to compare them; it asserts nothing.
+two revisions to compare them. With --strict it is a test: it exits 1 on any
+false alarm (a warning on a line not marked for it, or in another file) or
+missed finding, and on a file the binary could not analyse; the check
+corpus test corpus.strict runs it so.
 """
 
 import argparse
@@ -74,6 +77,8 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--rematch", required=True)
     ap.add_argument("--inputs", default=os.path.join(ROOT, "tests", "checks", "Inputs"))
+    ap.add_argument("--strict", action="store_true",
+                    help="exit 1 on any false alarm, miss or failed file")
     ap.add_argument("files", nargs="*")
     ns = ap.parse_args()
     files = ns.files or sorted(
@@ -81,10 +86,13 @@ def main():
         glob.glob(os.path.join(ROOT, "tests", "checks", "frameworks", "*.cpp")) +
         glob.glob(os.path.join(ROOT, "tests", "checks", "aliases", "*.cpp")))
     counts = collections.defaultdict(lambda: collections.Counter())
+    failed = []
     for path in files:
         state = score_file(os.path.abspath(ns.rematch), os.path.abspath(ns.inputs),
                            os.path.abspath(path), counts)
         print("%-40s %s" % (os.path.relpath(path, ROOT), state))
+        if state.startswith("failed"):
+            failed.append(path)
     print()
     print("%-24s %8s %5s %5s %5s %9s %7s" % ("check", "expected", "tp", "fp", "fn",
                                             "precision", "recall"))
@@ -99,6 +107,10 @@ def main():
         "all", total["tp"] + total["fn"], total["tp"], total["fp"], total["fn"],
         ratio(total["tp"], total["tp"] + total["fp"]),
         ratio(total["tp"], total["tp"] + total["fn"])))
+    if ns.strict and (total["fp"] or total["fn"] or failed):
+        print("corpus_scores: %d false alarms, %d missed, %d files failed"
+              % (total["fp"], total["fn"], len(failed)))
+        return 1
     return 0
 
 

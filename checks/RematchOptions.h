@@ -12,7 +12,8 @@
 
 namespace clang::tidy::rematch::options {
 
-// Extra checkpoint entry points: `name`, `name[source;source]`, comma-separated.
+// Extra checkpoint entry points: `name`, `name[source;source]`, `name+fresh`,
+// comma-separated.
 inline constexpr llvm::StringLiteral CheckpointFunctions = "CheckpointFunctions";
 // An explicit .rematch.yaml instead of the one found upward from the file.
 inline constexpr llvm::StringLiteral ConfigFile = "RematchConfigFile";

@@ -15,7 +15,9 @@ backward differ from the original forward.
 OPTIONS:
   -p <dir>                        directory holding compile_commands.json
   --checkpoint-functions=<names>  extra checkpoint entry points (qualified,
-                                  comma-separated)
+                                  comma-separated; name[source;source]: what
+                                  one replays; name+fresh: its callable gets
+                                  fresh copies of its arguments)
   --checks=<globs>                checks to run, clang-tidy syntax
                                   (default: rematch-*)
   --config-file=<path>            use this .rematch.yaml instead of the one

@@ -711,7 +711,8 @@ private:
       EffectFacts F;
       F.Kind = K;
       F.Detail = std::move(Detail);
-      recordOn(std::move(F), Arrow ? Alias.pointsInto(Obj) : Alias.designates(Obj),
+      // A handle's member (an atomic_ref's fetch_add) acts on what it shares.
+      recordOn(std::move(F), Arrow ? Alias.pointsInto(Obj) : changed(Obj),
                [&] { return describeObject(Obj, Arrow); }, MC->getBeginLoc());
     };
     llvm::StringRef Name = MD->getIdentifier() ? MD->getName() : "";
@@ -757,7 +758,8 @@ private:
   // Where a change to E lands: for a handle (a tensor, a module holder),
   // the object it shares; otherwise the object E designates.
   Places changed(const Expr *E) {
-    if (E && Known.isHandle(E->getType()))
+    // The object's own type: a base's member is called on a cast of it.
+    if (E && Known.isHandle(E->IgnoreParenImpCasts()->getType()))
       return Alias.pointsInto(E);
     return Alias.designates(E);
   }
@@ -1080,8 +1082,21 @@ private:
         return {};
       return describeObject(Target, ThroughPointer);
     };
-    E.Detail = FD.getNameAsString();
+    E.Detail = calledName(FD, Call);
     recordOn(std::move(E), Ps, Subject, Call->getBeginLoc(), Target);
+  }
+
+  // The name a call is written with: a function's, or for a function
+  // object's operator() the object's (`std::ranges::sort(v)` calls the
+  // variable `sort`).
+  static std::string calledName(const FunctionDecl &FD, const Expr *Call) {
+    const auto *OC = dyn_cast_or_null<CXXOperatorCallExpr>(Call);
+    if (OC && OC->getOperator() == OO_Call && OC->getNumArgs() > 0)
+      if (const auto *DRE =
+              dyn_cast<DeclRefExpr>(OC->getArg(0)->IgnoreParenImpCasts()))
+        if (isa<VarDecl>(DRE->getDecl()) && DRE->getDecl()->getIdentifier())
+          return DRE->getDecl()->getName().str();
+    return FD.getNameAsString();
   }
 
   // An expression that hands out another object: a named function that

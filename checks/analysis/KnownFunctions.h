@@ -83,7 +83,6 @@ public:
   // and whatever a model names.
   bool isModelled(const FunctionDecl &FD, const SourceManager &SM) const;
 
-  bool isContainer(QualType T) const { return is(T, TypeKind::Container); }
   bool isMapLike(QualType T) const { return is(T, TypeKind::Map); }
   bool isRandomEngine(QualType T) const {
     return is(T, TypeKind::RandomEngine);
@@ -95,7 +94,6 @@ public:
     return is(T, TypeKind::ReplayedGenerator);
   }
   bool isFileStream(QualType T) const { return is(T, TypeKind::FileStream); }
-  bool isAtomic(QualType T) const { return is(T, TypeKind::Atomic); }
   // A value whose copies share one object: an in-place change through any
   // copy changes them all. Only the type itself, not a pointer to it.
   bool isHandle(QualType T) const;
@@ -126,11 +124,11 @@ public:
 
   const ModelSet &models() const { return *Models; }
 
+
+private:
   // The qualified name of T's class (of its template, for a specialization),
   // or empty; cached, since every member call asks.
   const std::string &className(QualType T) const;
-
-private:
   struct ClassInfo {
     std::string Name;
     unsigned Kinds = 0;

@@ -108,7 +108,6 @@ struct ModelEntry {
   std::string File;
   unsigned Line = 0, Column = 0;
 
-  bool isRule() const { return Name.empty(); }
 };
 
 struct ModelSource {

@@ -247,16 +247,23 @@ private:
   FileOutcome analyseParsing(const std::string &File,
                              const clang::tidy::rematch::AnalysisHost &Host) {
     PreambleUse Pre;
+    // A database keys its commands by absolute path; the file may be named
+    // relative to this directory (the pre-commit hook's `src/a.cpp`).
     if (Preambles)
       if (std::vector<tooling::CompileCommand> Cmds =
-              DB.getCompileCommands(File);
+              DB.getCompileCommands(Names.absolute(File));
           !Cmds.empty())
         Pre = Preambles->prepare(Cmds.front(), baseArgs());
-    if (Pre.Args.empty())
-      return analyseWith(File, Host, Pre);
-    FileOutcome Out = analyseWith(File, Host, Pre);
-    if (Out.Status.Status != FileStatus::State::Failed)
+    if (Pre.Args.empty()) {
+      FileOutcome Out = analyseWith(File, Host, Pre);
+      Out.PreambleFailure = Pre.Failure;
       return Out;
+    }
+    FileOutcome Out = analyseWith(File, Host, Pre);
+    if (Out.Status.Status != FileStatus::State::Failed) {
+      Out.PreambleUsed = true;
+      return Out;
+    }
     Preambles->drop(Pre);
     return analyseWith(File, Host, PreambleUse());
   }
@@ -795,6 +802,14 @@ int runRematch(const CliOptions &O, llvm::raw_ostream &Err) {
       analyseAll(O, *Summaries, A, Files, SharedDB, Err);
   if (!Outcomes)
     return UsageError;
+  // For --verbose: the files due a preamble that have none (before the
+  // statuses move into the results).
+  std::vector<std::string> PreambleNotes;
+  for (const FileOutcome &X : *Outcomes)
+    if (!X.PreambleFailure.empty())
+      PreambleNotes.push_back(Names.name(X.Status.File) +
+                              ": no precompiled preamble: " +
+                              X.PreambleFailure);
   std::vector<tooling::Replacement> Fixes =
       collectOutcomes(*Outcomes, Files, Names, R);
   if (O.Verbose) {
@@ -810,6 +825,14 @@ int runRematch(const CliOptions &O, llvm::raw_ostream &Err) {
     if (Reused)
       Err << "rematch: " << Reused << " unchanged function bod"
           << (Reused == 1 ? "y" : "ies") << " not parsed again\n";
+    size_t WithPreamble = llvm::count_if(
+        *Outcomes, [](const FileOutcome &X) { return X.PreambleUsed; });
+    if (WithPreamble)
+      Err << "rematch: " << WithPreamble << " file"
+          << (WithPreamble == 1 ? "" : "s")
+          << " parsed with a precompiled preamble\n";
+    for (const std::string &Note : PreambleNotes)
+      Err << "rematch: " << Note << "\n";
   }
 
   // Step 5, the findings and their filters.

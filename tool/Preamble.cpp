@@ -106,6 +106,27 @@ std::vector<std::string> preambleArgs(const clang::tooling::CompileCommand &C,
   return Out;
 }
 
+// The first error of a preamble build, for --verbose and the .failed file.
+class FirstError : public clang::DiagnosticConsumer {
+public:
+  std::string Text;
+  void HandleDiagnostic(clang::DiagnosticsEngine::Level Level,
+                        const clang::Diagnostic &Info) override {
+    if (Level < clang::DiagnosticsEngine::Error || !Text.empty())
+      return;
+    llvm::SmallString<256> Message;
+    Info.FormatDiagnostic(Message);
+    if (Info.hasSourceManager() && Info.getLocation().isValid()) {
+      clang::PresumedLoc P =
+          Info.getSourceManager().getPresumedLoc(Info.getLocation());
+      if (P.isValid())
+        Text = std::string(P.getFilename()) + ":" + std::to_string(P.getLine()) +
+               ": ";
+    }
+    Text += Message.str();
+  }
+};
+
 std::error_code touch(const std::string &Path) {
   int FD;
   if (std::error_code EC = fs::openFileForWrite(Path, FD, fs::CD_OpenExisting,
@@ -123,6 +144,7 @@ PreambleCache::PreambleCache(std::string Directory, uint64_t CapBytes)
     : CapBytes(CapBytes) {
   llvm::SmallString<256> Abs(Directory);
   fs::make_absolute(Abs); // parses run in their commands' directories
+  llvm::sys::path::remove_dots(Abs, /*remove_dot_dot=*/true);
   Dir = std::string(Abs);
 }
 
@@ -185,6 +207,14 @@ PreambleUse PreambleCache::prepare(const clang::tooling::CompileCommand &Command
     }
   }
   if (!Valid) {
+    // A build that failed before fails again: said, not tried again.
+    if (auto Failed = llvm::MemoryBuffer::getFile(path(Key, ".failed"))) {
+      Use.Failure = (*Failed)->getBuffer().rtrim().str() +
+                    " (an earlier run's; remove " + path(Key, ".failed") +
+                    " to try again)";
+      Use.Args.clear();
+      return Use;
+    }
     // First sighting: remember it and parse as usual. Built when another
     // run sees it again.
     std::string Seen = path(Key, ".seen");
@@ -199,10 +229,14 @@ PreambleUse PreambleCache::prepare(const clang::tooling::CompileCommand &Command
         return {};
       }
     }
-    auto Built =
-        build(Key, File.str().str(), Text.str(), Args, Command.Directory);
-    if (!Built)
-      return {};
+    std::string Failure;
+    auto Built = build(Key, File.str().str(), Text.str(), Args,
+                       Command.Directory, Failure);
+    if (!Built) {
+      PreambleUse None;
+      None.Failure = std::move(Failure);
+      return None;
+    }
     Inputs = std::move(*Built);
   } else {
     touch(Pch); // most recently used
@@ -218,13 +252,17 @@ PreambleUse PreambleCache::prepare(const clang::tooling::CompileCommand &Command
 std::optional<std::vector<std::pair<std::string, bool>>>
 PreambleCache::build(const std::string &Key, const std::string &File,
                      const std::string &Text, std::vector<std::string> Args,
-                     const std::string &WorkingDir) {
+                     const std::string &WorkingDir, std::string &Failure) {
   std::string Header = path(Key, ".h"), Pch = path(Key, ".pch");
-  if (fs::create_directories(Dir) || writeAtomically(Header, Text))
+  if (fs::create_directories(Dir) || writeAtomically(Header, Text)) {
+    Failure = "cannot write in " + Dir;
     return std::nullopt;
+  }
   llvm::SmallString<256> Temp;
-  if (fs::createUniqueFile(Pch + ".tmp-%%%%%%%%%%%%", Temp))
+  if (fs::createUniqueFile(Pch + ".tmp-%%%%%%%%%%%%", Temp)) {
+    Failure = "cannot write in " + Dir;
     return std::nullopt;
+  }
   // The preamble's own #include "x.h" searches the file's directory first,
   // as it does in the file.
   for (const char *A : {"-D__clang_analyzer__", "-w", "-fpch-instantiate-templates",
@@ -244,10 +282,21 @@ PreambleCache::build(const std::string &Key, const std::string &File,
   std::vector<std::pair<std::string, bool>> Read;
   clang::tooling::ToolInvocation Invocation(
       Args, std::make_unique<BuildPreambleAction>(Read), Files.get());
-  clang::IgnoringDiagConsumer Quiet;
-  Invocation.setDiagnosticConsumer(&Quiet);
-  if (!Invocation.run() || fs::rename(Temp, Pch)) {
+  FirstError Errors;
+  Invocation.setDiagnosticConsumer(&Errors);
+  // An error in the preamble may leave run() true and no output written.
+  if (!Invocation.run() || !Errors.Text.empty()) {
     fs::remove(Temp);
+    // The same key fails the same way: remembered, not tried on every run.
+    Failure = "building the preamble failed: " +
+              (Errors.Text.empty() ? std::string("the compiler gave up")
+                                   : Errors.Text);
+    writeAtomically(path(Key, ".failed"), Failure + "\n");
+    return std::nullopt;
+  }
+  if (fs::rename(Temp, Pch)) {
+    fs::remove(Temp);
+    Failure = "cannot write " + Pch;
     return std::nullopt;
   }
   std::string Manifest = ManifestHeader.str() + "\n" +
@@ -256,6 +305,7 @@ PreambleCache::build(const std::string &Key, const std::string &File,
     std::string Hash = hashFile(Path);
     if (Hash.empty()) {
       fs::remove(Pch);
+      Failure = "cannot read " + Path;
       return std::nullopt;
     }
     Manifest += (System ? "S " : "U ") + Hash + " " + Path + "\n";
@@ -263,6 +313,7 @@ PreambleCache::build(const std::string &Key, const std::string &File,
   // Last: an entry is whole once its manifest is there.
   if (writeAtomically(path(Key, ".deps"), Manifest)) {
     fs::remove(Pch);
+    Failure = "cannot write in " + Dir;
     return std::nullopt;
   }
   evict(Key);
@@ -307,7 +358,7 @@ void PreambleCache::evict(const std::string &Keep) {
       break;
     if (E.Key == Keep)
       continue;
-    for (const char *Ext : {".deps", ".pch", ".h", ".seen"})
+    for (const char *Ext : {".deps", ".pch", ".h", ".seen", ".failed"})
       fs::remove(path(E.Key, Ext));
     Total -= E.Size;
   }

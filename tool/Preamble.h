@@ -43,6 +43,10 @@ struct PreambleUse {
   // The header the preamble was compiled from: the first bytes of the file,
   // so a location in it is the same offset in the file.
   std::string Header;
+  // Why the file has no preamble although its key was due one: the build
+  // failed now, or failed in an earlier run (remembered beside the entry's
+  // key as <key>.failed, and not tried again). For --verbose.
+  std::string Failure;
 };
 
 class PreambleCache {
@@ -61,11 +65,11 @@ public:
 
 private:
   // Builds the entry; the files its preamble read (true: a system header),
-  // or none when it could not be built or written.
+  // or none when it could not be built or written, with why in Failure.
   std::optional<std::vector<std::pair<std::string, bool>>>
   build(const std::string &Key, const std::string &File,
         const std::string &Text, std::vector<std::string> Args,
-        const std::string &WorkingDir);
+        const std::string &WorkingDir, std::string &Failure);
   void evict(const std::string &Keep);
   std::string path(const std::string &Key, const char *Ext) const;
 

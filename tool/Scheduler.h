@@ -37,6 +37,10 @@ struct FileOutcome {
   // Function bodies the parse skipped, their recorded facts standing in
   // (BodyReplay.h): for --verbose, not kept by the cache or a worker.
   size_t BodiesReused = 0;
+  // Why the file was due a precompiled preamble and has none (Preamble.h):
+  // for --verbose, likewise.
+  std::string PreambleFailure;
+  bool PreambleUsed = false; // parsed with a precompiled preamble
 };
 
 // The outcome as bytes (a worker's pipe, the findings cache) and back; false

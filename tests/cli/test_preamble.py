@@ -239,6 +239,66 @@ class Project(unittest.TestCase):
         self.assertFalse(os.path.exists(os.path.join(self.dir,
                                                      "cache.preambles")))
 
+    def test_a_database_file_named_relative_to_another_directory(self):
+        # The pre-commit hook's call: `rematch -p build src/a.cpp` from the
+        # top of the checkout, the database in build/ naming the file by
+        # its absolute path.
+        os.makedirs(os.path.join(self.dir, "src"))
+        os.makedirs(os.path.join(self.dir, "build"))
+        os.rename(os.path.join(self.dir, "main.cpp"),
+                  os.path.join(self.dir, "src", "main.cpp"))
+        self.write("src/main.cpp", '#include "../prelude.h"\n'
+                   '#include "../effect.h"\n\nvoid step(rematch::Segment '
+                   '&seg) {\n  seg.forward([] { effect(); return 0; });\n}\n')
+        src = os.path.join(self.dir, "src", "main.cpp")
+        self.write("build/compile_commands.json", json.dumps([{
+            "directory": os.path.join(self.dir, "build"), "file": src,
+            "command": "/usr/bin/c++ -std=gnu++17 -o CMakeFiles/m.dir/"
+                       "src/main.cpp.o -c " + src}]))
+        pre = os.path.join(self.dir, "build", ".rematch-cache.preambles")
+
+        def hook():
+            forget_findings(os.path.join(self.dir, "build", ".rematch-cache"))
+            p = subprocess.run([TOOLS.rematch, "--format=json", "--verbose",
+                                "-p", "build", "src/main.cpp"], cwd=self.dir,
+                               capture_output=True, text=True, timeout=600)
+            self.assertEqual(p.returncode, 1, p.stderr)
+            return p.stderr
+
+        self.assertNotIn("precompiled preamble", hook())
+        self.assertEqual(glob.glob(os.path.join(pre, "*.pch")), [])
+        self.assertIn("1 file parsed with a precompiled preamble", hook())
+        self.assertEqual(len(glob.glob(os.path.join(pre, "*.pch"))), 1)
+        self.assertIn("1 file parsed with a precompiled preamble", hook())
+
+    def test_a_failed_build_is_said_and_remembered(self):
+        # A preamble that ends inside an #if cannot be compiled alone.
+        self.write("main.cpp", '#if 1\n#include "prelude.h"\nint g = 0;\n'
+                   "#endif\nvoid step(rematch::Segment &seg) {\n"
+                   "  seg.forward([] { ++g; return 0; });\n}\n")
+
+        def verbose():
+            forget_findings(os.path.join(self.dir, "cache"))
+            p = subprocess.run([TOOLS.rematch, "--format=json", "--verbose",
+                                "--summaries-dir=cache", "main.cpp", "--",
+                                "-std=c++17"], cwd=self.dir,
+                               capture_output=True, text=True, timeout=600)
+            self.assertEqual(p.returncode, 1, p.stderr)
+            self.assertEqual(len(json.loads(p.stdout)["findings"]), 1)
+            return p.stderr
+
+        self.assertNotIn("no precompiled preamble", verbose())
+        second = verbose()
+        self.assertIn("main.cpp: no precompiled preamble: building the "
+                      "preamble failed: ", second)
+        self.assertIn("unterminated conditional directive", second)
+        [failed] = self.preambles(".failed")
+        stamp = os.stat(failed).st_mtime_ns
+        third = verbose()
+        self.assertIn("an earlier run's; remove " + failed, third)
+        self.assertEqual(os.stat(failed).st_mtime_ns, stamp)  # not rebuilt
+        self.assertEqual(self.preambles(".pch"), [])
+
     def test_bad_size_is_a_usage_error(self):
         p = subprocess.run([TOOLS.rematch, "--preamble-cache-size=lots",
                             "main.cpp"], cwd=self.dir, capture_output=True,

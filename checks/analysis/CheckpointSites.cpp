@@ -291,23 +291,6 @@ private:
 
 } // namespace
 
-const Expr *skipWrappers(const Expr *E) {
-  while (E) {
-    E = E->IgnoreParenImpCasts();
-    if (const auto *M = dyn_cast<MaterializeTemporaryExpr>(E))
-      E = M->getSubExpr();
-    else if (const auto *B = dyn_cast<CXXBindTemporaryExpr>(E))
-      E = B->getSubExpr();
-    else if (const auto *F = dyn_cast<CXXFunctionalCastExpr>(E))
-      E = F->getSubExpr();
-    else if (const auto *C = dyn_cast<ExprWithCleanups>(E))
-      E = C->getSubExpr();
-    else
-      return E;
-  }
-  return E;
-}
-
 void collectCallables(const Expr *E, const ModelSet &Models,
                       std::vector<Callable> &Out) {
   Collector(Models, nullptr).collect(E, Out, 0);

@@ -11,6 +11,7 @@
 #ifndef REMATCH_CHECKS_CHECKPOINTSITES_H
 #define REMATCH_CHECKS_CHECKPOINTSITES_H
 
+#include "Wrappers.h"
 #include "clang/AST/Decl.h"
 #include "ModelSet.h"
 #include "Summary.h"
@@ -27,10 +28,6 @@ class ASTContext;
 namespace clang::tidy::rematch {
 
 class HeldCallables;
-
-// E without what clang wraps around it: parentheses, implicit casts,
-// temporaries, cleanups and functional casts.
-const Expr *skipWrappers(const Expr *E);
 
 struct Callable {
   // Module: an object the models say runs a member function where a

@@ -2,6 +2,7 @@
 
 #include "CopySemantics.h"
 #include "KnownFunctions.h"
+#include "Wrappers.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/DeclTemplate.h"
 #include "clang/AST/ExprCXX.h"
@@ -20,23 +21,15 @@ Copy join(Copy A, Copy B) {
   return Copy::Value;
 }
 
-// What clang wraps around a member read: casts, temporaries, the copy
-// constructor of the member's own type.
+// What clang wraps around a member read, and the copy constructor of the
+// member's own type.
 const Expr *bare(const Expr *E) {
-  while (E) {
-    E = E->IgnoreParenImpCasts();
-    if (const auto *CE = dyn_cast<CXXConstructExpr>(E);
-        CE && CE->getNumArgs() == 1 &&
-        CE->getConstructor()->isCopyOrMoveConstructor())
-      E = CE->getArg(0);
-    else if (const auto *M = dyn_cast<MaterializeTemporaryExpr>(E))
-      E = M->getSubExpr();
-    else if (const auto *B = dyn_cast<CXXBindTemporaryExpr>(E))
-      E = B->getSubExpr();
-    else if (const auto *C = dyn_cast<ExprWithCleanups>(E))
-      E = C->getSubExpr();
-    else
+  for (E = skipWrappers(E); E; E = skipWrappers(E)) {
+    const auto *CE = dyn_cast<CXXConstructExpr>(E);
+    if (!CE || CE->getNumArgs() != 1 ||
+        !CE->getConstructor()->isCopyOrMoveConstructor())
       return E;
+    E = CE->getArg(0);
   }
   return E;
 }

@@ -1,7 +1,7 @@
 //===--- CheckpointSites.cpp - where callables become recomputed ----------===//
 
 #include "CheckpointSites.h"
-#include "BodyReplay.h"
+#include "BodyScope.h"
 #include "HeldCallables.h"
 #include "KnownFunctions.h"
 #include "clang/AST/ASTContext.h"

@@ -2,6 +2,8 @@
 
 #include "Compose.h"
 #include "Components.h"
+#include "llvm/Support/FileSystem.h"
+#include <mutex>
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/Hashing.h"
@@ -358,6 +360,36 @@ private:
 std::shared_ptr<ExternalSummaries>
 composeSummaries(llvm::ArrayRef<const TUSummary *> TUs) {
   return Composer(TUs).run();
+}
+
+std::shared_ptr<const ExternalSummaries> readSummariesDir(llvm::StringRef Dir) {
+  static std::mutex ReadMutex;
+  static llvm::StringMap<std::shared_ptr<const ExternalSummaries>> Read;
+  std::lock_guard<std::mutex> Lock(ReadMutex);
+  auto [It, Inserted] = Read.try_emplace(Dir);
+  if (!Inserted)
+    return It->second;
+  std::vector<TUSummary> Summaries;
+  std::error_code EC;
+  for (llvm::sys::fs::directory_iterator F(Dir, EC), End; F != End && !EC;
+       F.increment(EC)) {
+    if (!llvm::StringRef(F->path()).ends_with(".summary.json"))
+      continue;
+    llvm::Expected<TUSummary> S = readSummaryFile(F->path());
+    if (!S) {
+      llvm::consumeError(S.takeError());
+      continue;
+    }
+    if (llvm::sys::fs::exists(S->MainFile))
+      Summaries.push_back(std::move(*S));
+  }
+  if (Summaries.empty())
+    return nullptr;
+  std::vector<const TUSummary *> All;
+  for (const TUSummary &S : Summaries)
+    All.push_back(&S);
+  It->second = composeSummaries(All);
+  return It->second;
 }
 
 } // namespace clang::tidy::rematch

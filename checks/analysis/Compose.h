@@ -25,6 +25,12 @@ namespace clang::tidy::rematch {
 std::shared_ptr<ExternalSummaries>
 composeSummaries(llvm::ArrayRef<const TUSummary *> TUs);
 
+// The summaries stored in Dir, composed, read once per process and never
+// written: what the plugin follows calls with (the RematchSummariesDir
+// option). Unreadable, malformed or older summaries, and those of files that
+// no longer exist, are left out; null when there is none.
+std::shared_ptr<const ExternalSummaries> readSummariesDir(llvm::StringRef Dir);
+
 } // namespace clang::tidy::rematch
 
 #endif

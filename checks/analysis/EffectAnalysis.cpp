@@ -3,6 +3,7 @@
 #include "EffectAnalysis.h"
 #include "AnalysisHost.h"
 #include "Components.h"
+#include "Compose.h"
 #include "EffectCollector.h"
 #include "GlobalWrites.h"
 #include "HeldCallables.h"

@@ -1,8 +1,6 @@
 //===--- ExternalSummaries.cpp - other translation units' effects ---------===//
 
 #include "ExternalSummaries.h"
-#include "AnalysisHost.h"
-#include "Compose.h"
 #include "llvm/Support/FileSystem.h"
 #include "clang/AST/Decl.h"
 #include "clang/Index/USRGeneration.h"
@@ -186,49 +184,6 @@ bool ExternalSummaries::isModifiable(llvm::StringRef Usr) const {
 bool ExternalSummaries::isModifiable(const VarDecl &VD) const {
   std::string Usr = usrOf(VD);
   return !Usr.empty() && isModifiable(Usr);
-}
-
-namespace {
-thread_local const AnalysisHost *CurrentHost = nullptr;
-} // namespace
-
-ScopedAnalysisHost::ScopedAnalysisHost(const AnalysisHost &Host)
-    : Outer(CurrentHost) {
-  CurrentHost = &Host;
-}
-
-ScopedAnalysisHost::~ScopedAnalysisHost() { CurrentHost = Outer; }
-
-const AnalysisHost *currentAnalysisHost() { return CurrentHost; }
-
-std::shared_ptr<const ExternalSummaries> readSummariesDir(llvm::StringRef Dir) {
-  static std::mutex ReadMutex;
-  static llvm::StringMap<std::shared_ptr<const ExternalSummaries>> Read;
-  std::lock_guard<std::mutex> Lock(ReadMutex);
-  auto [It, Inserted] = Read.try_emplace(Dir);
-  if (!Inserted)
-    return It->second;
-  std::vector<TUSummary> Summaries;
-  std::error_code EC;
-  for (llvm::sys::fs::directory_iterator F(Dir, EC), End; F != End && !EC;
-       F.increment(EC)) {
-    if (!llvm::StringRef(F->path()).ends_with(".summary.json"))
-      continue;
-    llvm::Expected<TUSummary> S = readSummaryFile(F->path());
-    if (!S) {
-      llvm::consumeError(S.takeError());
-      continue;
-    }
-    if (llvm::sys::fs::exists(S->MainFile))
-      Summaries.push_back(std::move(*S));
-  }
-  if (Summaries.empty())
-    return nullptr;
-  std::vector<const TUSummary *> All;
-  for (const TUSummary &S : Summaries)
-    All.push_back(&S);
-  It->second = composeSummaries(All);
-  return It->second;
 }
 
 std::string usrOf(const Decl &D) {

@@ -78,12 +78,6 @@ private:
   llvm::StringMap<std::string> Owners; // header callable -> main file
 };
 
-// The summaries stored in Dir, composed, read once per process and never
-// written: what the plugin follows calls with (the RematchSummariesDir
-// option). Unreadable, malformed or older summaries, and those of files that
-// no longer exist, are left out; null when there is none.
-std::shared_ptr<const ExternalSummaries> readSummariesDir(llvm::StringRef Dir);
-
 // Receives a translation unit's summary (AnalysisHost.h).
 using SummarySink = std::function<void(TUSummary)>;
 

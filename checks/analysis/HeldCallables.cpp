@@ -1,7 +1,7 @@
 //===--- HeldCallables.cpp - what values that hold callables hold ---------===//
 
 #include "HeldCallables.h"
-#include "CheckpointSites.h"
+#include "Wrappers.h"
 #include "KnownFunctions.h"
 #include "ModelSet.h"
 #include "clang/AST/DeclCXX.h"

@@ -1,7 +1,7 @@
 //===--- KnownFunctions.cpp - the models, matched against one AST ---------===//
 
 #include "KnownFunctions.h"
-#include "BodyReplay.h"
+#include "BodyScope.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/DeclTemplate.h"

@@ -1,6 +1,7 @@
 //===--- Driver.cpp - run the checks over files, gather results -----------===//
 
 #include "Driver.h"
+#include "Paths.h"
 #include "Config.h"
 #include "ModelSet.h"
 #include "DocLinks.h"
@@ -146,10 +147,7 @@ public:
   }
 
   std::string absolute(llvm::StringRef Path) const {
-    llvm::SmallString<256> P(Path);
-    llvm::sys::fs::make_absolute(Cwd, P);
-    llvm::sys::path::remove_dots(P, /*remove_dot_dot=*/true);
-    return std::string(P);
+    return absolutePath(Path, Cwd);
   }
 
 private:

@@ -1,6 +1,7 @@
 //===--- Filters.cpp - which findings a run reports -----------------------===//
 
 #include "Filters.h"
+#include "Paths.h"
 #include "Baseline.h"
 #include "Driver.h"
 #include "Output.h"
@@ -12,12 +13,6 @@ namespace rematch::tool {
 
 namespace {
 
-std::string absolutePath(llvm::StringRef File) {
-  llvm::SmallString<256> P(File);
-  llvm::sys::fs::make_absolute(P);
-  llvm::sys::path::remove_dots(P, /*remove_dot_dot=*/true);
-  return std::string(P);
-}
 
 // git reports paths below the real top-level directory: symlinks resolved.
 std::string realPath(llvm::StringRef File) {

@@ -1,6 +1,7 @@
 //===--- Summaries.cpp - the --summaries-dir store -------------------------===//
 
 #include "Summaries.h"
+#include "Paths.h"
 #include "FindingsCache.h"
 #include "Compose.h"
 #include "Config.h"
@@ -376,12 +377,6 @@ std::string SummaryStore::store(TUSummary S, llvm::StringRef CommandHash,
 
 namespace {
 
-std::string absolutePath(llvm::StringRef Path) {
-  llvm::SmallString<256> P(Path);
-  llvm::sys::fs::make_absolute(P);
-  llvm::sys::path::remove_dots(P, /*remove_dot_dot=*/true);
-  return std::string(P);
-}
 
 // A token naming this run among the runs that may share the directory.
 std::string runToken() {

@@ -2,6 +2,7 @@
 
 #include "Aliases.h"
 #include "CheckpointSites.h"
+#include "Wrappers.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
@@ -61,36 +62,6 @@ const Expr *unwrap(const Expr *E) {
     }
   }
   return E;
-}
-
-// The object a call is made on (a member call's, or a member operator's
-// first argument), with whether it is reached through `->`, and the
-// arguments after it.
-struct CallParts {
-  const Expr *Object = nullptr;
-  bool Arrow = false;
-  llvm::ArrayRef<const Expr *> Args;
-};
-
-CallParts partsOf(const CallExpr &CE) {
-  CallParts P;
-  llvm::ArrayRef<const Expr *> All(CE.getArgs(), CE.getNumArgs());
-  if (const auto *MC = dyn_cast<CXXMemberCallExpr>(&CE)) {
-    P.Object = MC->getImplicitObjectArgument();
-    if (const auto *ME = dyn_cast<MemberExpr>(MC->getCallee()->IgnoreParens()))
-      P.Arrow = ME->isArrow();
-    P.Args = All;
-    return P;
-  }
-  if (isa<CXXOperatorCallExpr>(CE) && !All.empty() &&
-      isa_and_nonnull<CXXMethodDecl>(CE.getCalleeDecl()) &&
-      !cast<CXXMethodDecl>(CE.getCalleeDecl())->isStatic()) {
-    P.Object = All.front();
-    P.Args = All.drop_front();
-    return P;
-  }
-  P.Args = All;
-  return P;
 }
 
 bool isClass(QualType T) { return T.getNonReferenceType()->isRecordType(); }

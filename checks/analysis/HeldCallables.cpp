@@ -137,11 +137,8 @@ bool HeldCallables::runs(const FunctionDecl &FD) const {
 }
 
 const Expr *HeldCallables::objectOf(const Expr *Call) {
-  if (const auto *OC = dyn_cast_or_null<CXXOperatorCallExpr>(Call))
-    return OC->getNumArgs() > 0 ? OC->getArg(0) : nullptr;
-  if (const auto *MC = dyn_cast_or_null<CXXMemberCallExpr>(Call))
-    return MC->getImplicitObjectArgument();
-  return nullptr;
+  const auto *CE = dyn_cast_or_null<CallExpr>(Call);
+  return CE ? partsOf(*CE).Object : nullptr;
 }
 
 bool HeldCallables::isShared(const NamedDecl *Place) {

@@ -1,6 +1,7 @@
 //===--- Wrappers.cpp - what clang wraps around an expression ------------===//
 
 #include "Wrappers.h"
+#include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
 
 namespace clang::tidy::rematch {
@@ -20,6 +21,27 @@ const Expr *skipWrappers(const Expr *E) {
       return E;
   }
   return E;
+}
+
+CallParts partsOf(const CallExpr &CE) {
+  CallParts P;
+  llvm::ArrayRef<const Expr *> All(CE.getArgs(), CE.getNumArgs());
+  if (const auto *MC = dyn_cast<CXXMemberCallExpr>(&CE)) {
+    P.Object = MC->getImplicitObjectArgument();
+    if (const auto *ME = dyn_cast<MemberExpr>(MC->getCallee()->IgnoreParens()))
+      P.Arrow = ME->isArrow();
+    P.Args = All;
+    return P;
+  }
+  if (isa<CXXOperatorCallExpr>(CE) && !All.empty() &&
+      isa_and_nonnull<CXXMethodDecl>(CE.getCalleeDecl()) &&
+      !cast<CXXMethodDecl>(CE.getCalleeDecl())->isStatic()) {
+    P.Object = All.front();
+    P.Args = All.drop_front();
+    return P;
+  }
+  P.Args = All;
+  return P;
 }
 
 } // namespace clang::tidy::rematch

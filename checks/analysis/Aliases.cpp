@@ -589,6 +589,17 @@ void Aliases::bindRange(const VarDecl &V, const Expr *Range) {
     bind(V, storage(Range, 0), Range->getBeginLoc());
 }
 
+void Aliases::bindVisited(const VarDecl &Param, const Expr *Elements) {
+  if (!Elements || !declaredInside(&Param))
+    return;
+  QualType T = Param.getType();
+  // As a range-for's variable: by reference, or a handle copied out.
+  if ((T->isReferenceType() &&
+       (!T.getNonReferenceType().isConstQualified() || Known.isHandle(T))) ||
+      Known.isHandle(T))
+    bind(Param, storage(Elements, 0), Elements->getBeginLoc());
+}
+
 void Aliases::bindAssigned(const VarDecl &V, const Expr *Value) {
   if (!Value || !mayAlias(V))
     return;

@@ -89,6 +89,9 @@ public:
   void bindInit(const VarDecl &V);                        // its initialiser
   void bindRange(const VarDecl &V, const Expr *Range);    // for (V : Range)
   void bindAssigned(const VarDecl &V, const Expr *Value); // `V = Value;`
+  // A lambda's parameter that a library call binds to each element of
+  // Elements (a range, or the iterator to its first element): Visits.
+  void bindVisited(const VarDecl &Param, const Expr *Elements);
 
   // Everything V may point into, through any chain of bindings: outside
   // roots (each with where it was named, At the binding that named it)

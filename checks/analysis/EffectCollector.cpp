@@ -957,6 +957,8 @@ private:
   bool applyModel(const FunctionDecl &FD, const Expr *Call, const Expr *Obj,
                   bool Arrow, llvm::ArrayRef<const Expr *> Args) {
     const CallModel &M = Known.lookup(FD);
+    if (M.Visits)
+      visit(*M.Visits, FD, Args);
     if (M.Effects.empty())
       return false;
     for (const Expr *Arg : Args)
@@ -966,6 +968,30 @@ private:
       if (applies(*E, FD, Args))
         recordModelled(*E, M, FD, Call, Obj, Arrow, Args);
     return true;
+  }
+
+  // std::for_each(first, last, [](float &x) { x = 0; }): the lambda's
+  // parameter stands for each element, an alias taken at the call.
+  void visit(const ModelVisit &V, const FunctionDecl &FD,
+             llvm::ArrayRef<const Expr *> Args) {
+    int C = Known.paramIndex(FD, V.Callable);
+    int E = Known.paramIndex(FD, V.Elements);
+    if (C < 0 || E < 0 || unsigned(C) >= Args.size() ||
+        unsigned(E) >= Args.size())
+      return;
+    const Expr *Fn = skipWrappers(Args[C]);
+    // Passed by value: the copy of the closure.
+    if (const auto *Copy = dyn_cast_or_null<CXXConstructExpr>(Fn);
+        Copy && Copy->getNumArgs() == 1 &&
+        Copy->getConstructor()->isCopyOrMoveConstructor())
+      Fn = skipWrappers(Copy->getArg(0));
+    // A local initialised with the lambda (`auto scale = [](float &x)...`).
+    if (const VarDecl *Local = Alias.localVar(Fn); Local && Local->getInit())
+      Fn = skipWrappers(Local->getInit());
+    const auto *L = dyn_cast_or_null<LambdaExpr>(Fn);
+    const CXXMethodDecl *Op = L ? L->getCallOperator() : nullptr;
+    if (Op && Op->getNumParams() > 0)
+      Alias.bindVisited(*Op->getParamDecl(0), Args[E]);
   }
 
   void recordModelled(const ModelEntry &ME, const CallModel &M,

@@ -174,6 +174,10 @@ CallModel KnownFunctions::compute(const FunctionDecl &FD) const {
       continue;
     if (E->Returns && !M.Returns)
       M.Returns = &*E->Returns;
+    if (E->Visits && !M.Visits) {
+      M.Visits = &*E->Visits;
+      M.Modelled = true;
+    }
     if (!E->HasEffect)
       continue;
     M.Modelled = true;
@@ -197,10 +201,15 @@ CallModel KnownFunctions::compute(const FunctionDecl &FD) const {
     bool Effect = R->HasEffect && !OwnPure &&
                   !(NamedKinds & (1u << unsigned(R->Effect)));
     bool Returns = R->Returns && !M.Returns;
-    if ((!Effect && !Returns) || !ruleMatches(*R, FD, Scope, Last))
+    bool Visits = R->Visits && !M.Visits;
+    if ((!Effect && !Returns && !Visits) || !ruleMatches(*R, FD, Scope, Last))
       continue;
     if (Returns)
       M.Returns = &*R->Returns;
+    if (Visits) {
+      M.Visits = &*R->Visits;
+      M.Modelled = true;
+    }
     if (!Effect)
       continue;
     M.Modelled = true;

@@ -50,6 +50,8 @@ struct CallModel {
   bool Analysed = false;
   // What its result is an alias of (Returns:), when a model says.
   const AliasRule *Returns = nullptr;
+  // Which argument it calls on the elements of which (Visits:).
+  const ModelVisit *Visits = nullptr;
 };
 
 // What calling a member function does to an object whose class is of a

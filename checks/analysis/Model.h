@@ -74,6 +74,14 @@ struct AliasRule {
   std::string May; // only sometimes ("when it returns a view")
 };
 
+// A function that calls one of its arguments on each element of another
+// (std::for_each(first, last, f)): f's first parameter is bound to those
+// elements, so a write through it writes them.
+struct ModelVisit {
+  ArgRef Callable; // the callable argument
+  ArgRef Elements; // the range, or the iterator to its first element
+};
+
 struct ModelEntry {
   // -- which functions ----------------------------------------------------
   std::string Id;   // for Disable; a function entry's defaults to its Name
@@ -93,6 +101,7 @@ struct ModelEntry {
   ModelEffect Effect = ModelEffect::Pure;
   bool HasEffect = false; // Effect was given (an entry may only say Returns)
   std::optional<AliasRule> Returns;
+  std::optional<ModelVisit> Visits;
   ModelTarget On;
   std::string Source;              // rng: the named source drawn from
   std::optional<ArgRef> Generator; // rng: the generator or key, when passed

@@ -361,6 +361,21 @@ private:
     return Ok;
   }
 
+  // Visits: {Callable: <arg>, Elements: <arg>}, both required.
+  bool visits(yaml::Node *N, ModelVisit &V) {
+    bool HasCallable = false, HasElements = false;
+    bool Ok = mapping(N, "Visits", {"Callable", "Elements"},
+                      [&](StringRef K, yaml::Node *X) {
+                        bool Callable = K == "Callable";
+                        (Callable ? HasCallable : HasElements) = true;
+                        return argOnly(X, X, Callable ? V.Callable : V.Elements,
+                                       Callable ? "Callable" : "Elements");
+                      });
+    if (Ok && (!HasCallable || !HasElements))
+      return fail(N, "Visits needs 'Callable' and 'Elements'");
+    return Ok;
+  }
+
   // A function entry or rule: one branch per key, then the checks that
   // need several keys. A flat list (over 80 lines) read key by key.
   bool entry(yaml::Node *N, ModelEntry &E, bool Rule) {
@@ -373,12 +388,13 @@ private:
     static const StringRef FunctionKeys[] = {
         "Id",     "Name",    "Params", "Effect",  "On",     "Source",
         "Generator", "When", "Unless", "May",     "Draws",  "Subject",
-        "StdStreamArg", "Returns"};
+        "StdStreamArg", "Returns", "Visits"};
     static const StringRef RuleKeys[] = {
         "Id",         "Namespace", "Class",     "NamePrefix", "NameSuffix",
         "Names",      "HasParam",  "OverloadHasParam",        "Effect",
         "On",         "Source",    "Generator", "When",       "Unless",
-        "May",        "Draws",     "Subject",   "StdStreamArg", "Returns"};
+        "May",        "Draws",     "Subject",   "StdStreamArg", "Returns",
+        "Visits"};
     bool HasEffect = false;
     auto Str = [&](yaml::Node *V, std::string &Out, StringRef What) {
       auto S = scalar(V, What);
@@ -442,6 +458,8 @@ private:
             return argOnly(V, V, E.StdStreamArg.emplace(), "StdStreamArg");
           if (K == "Returns")
             return returns(V, E.Returns.emplace());
+          if (K == "Visits")
+            return visits(V, E.Visits.emplace());
           return false;
         });
     if (!Ok)
@@ -453,8 +471,8 @@ private:
       return fail(N, "a rule needs at least one of Namespace, Class, Names "
                      "or NamePrefix");
     E.HasEffect = HasEffect;
-    if (!HasEffect && !E.Returns)
-      return fail(N, "an entry needs 'Effect' or 'Returns'");
+    if (!HasEffect && !E.Returns && !E.Visits)
+      return fail(N, "an entry needs 'Effect', 'Returns' or 'Visits'");
     bool OnState = E.Effect == ModelEffect::StateWrite ||
                    E.Effect == ModelEffect::CounterUpdate ||
                    E.Effect == ModelEffect::CacheWrite;

@@ -181,7 +181,7 @@ Functions:
   EXPECT_EQ(M.Functions[1].Returns->Arg.Index, 0);
 
   EXPECT_THAT(parseError("Functions:\n  - {Name: f}\n"),
-              HasSubstr("an entry needs 'Effect' or 'Returns'"));
+              HasSubstr("an entry needs 'Effect', 'Returns' or 'Visits'"));
   EXPECT_THAT(parseError("Functions:\n  - {Name: f, Returns: {May: x}}\n"),
               HasSubstr("Returns needs 'AliasOf'"));
   EXPECT_THAT(
@@ -429,6 +429,24 @@ CheckpointFunctions:
   EXPECT_TRUE(S.argumentsFresh("opt::run"));
   EXPECT_FALSE(S.argumentsFresh("opt::other"));
   EXPECT_TRUE(S.entryPoints().count("opt::run"));
+}
+
+// Visits: a function that calls one argument on each element of another.
+TEST(Model, Visits) {
+  ModelFile M = parseOk(R"(
+Functions:
+  - {Name: lib::each, Visits: {Callable: {Param: fn}, Elements: {Arg: 0}}}
+)");
+  ASSERT_EQ(M.Functions.size(), 1u);
+  ASSERT_TRUE(M.Functions[0].Visits.has_value());
+  EXPECT_EQ(M.Functions[0].Visits->Callable.Param, "fn");
+  EXPECT_EQ(M.Functions[0].Visits->Elements.Index, 0);
+  EXPECT_FALSE(M.Functions[0].HasEffect); // Visits alone is an entry
+  EXPECT_THAT(parseError("Functions:\n  - {Name: a::b, Visits: {Callable: "
+                         "{Arg: 1}}}\n"),
+              HasSubstr("Visits needs 'Callable' and 'Elements'"));
+  EXPECT_THAT(parseError("Functions:\n  - {Name: a::b}\n"),
+              HasSubstr("an entry needs 'Effect', 'Returns' or 'Visits'"));
 }
 
 // Every shipped model parses, and the set loads as the programs load it.

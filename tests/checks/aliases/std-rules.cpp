@@ -3,8 +3,10 @@
 // variable `sort`), on a range or on iterators; the classic algorithms with
 // an execution policy and with the other output parameters libstdc++ names
 // (__out, __out_true/__out_false, __result_first); std::atomic_ref, a
-// handle of the object it was made from. Each on a global beside the same
-// call on a local, which is silent.
+// handle of the object it was made from; std::for_each, for_each_n and
+// std::ranges::for_each, whose callable's reference parameter is each
+// element (Visits). Each on a global beside the same call on a local, which
+// is silent.
 // ARGS: -std=c++20
 // REQUIRES: /usr/include/c++/12/ranges
 #include <algorithm>
@@ -67,5 +69,31 @@ void atomic_refs() {
     std::atomic_ref<int> r(local);
     r.fetch_add(1);
     return local;
+  });
+}
+
+void scale(std::vector<float> &v) {
+  std::for_each(v.begin(), v.end(), [](float &x) { x *= 2; }); // expect-note: 'scale' updates 'v' with '*=' through 'x' here
+}
+
+void visitors() {
+  checkpoint([] { std::for_each(g_v.begin(), g_v.end(), [](float &x) { x = 0; }); }); // expect: rematch-state-write {{writes 'g_v' through 'x'}}, rematch-global-read {{reads mutable global 'g_v'}}
+  checkpoint([] { std::ranges::for_each(g_v, [](float &x) { x = 1; }); }); // expect: rematch-state-write {{writes 'g_v' through 'x'}}
+  checkpoint([] {
+    auto zero = [](float &x) { x = 0; }; // expect: rematch-state-write {{writes 'g_v' through 'x'}}
+    std::for_each_n(g_v.begin(), 2, zero); // expect-note: 'x' is an alias of 'g_v' taken here
+  });
+  checkpoint([] { scale(g_v); }); // expect: rematch-counter-update {{calls 'scale', which updates 'v' with '*=' through 'x'}}
+  // Read through a const reference, or summed into a local: a read.
+  checkpoint([] {
+    float s = 0;
+    std::for_each(g_v.begin(), g_v.end(), [&s](const float &x) { s += x; }); // expect: rematch-global-read {{reads mutable global 'g_v'}}, rematch-global-read {{reads mutable global 'g_v'}}
+    return s;
+  });
+  checkpoint([] {
+    std::vector<float> v(4);
+    std::for_each(v.begin(), v.end(), [](float &x) { x = 0; });
+    std::ranges::for_each(v, [](float &x) { x = 1; });
+    return v[0];
   });
 }

@@ -24,7 +24,8 @@ struct Walk : RecursiveASTVisitor<Walk> {
   HeldCallables &Held;
   std::vector<const Expr *> Uses;
   explicit Walk(HeldCallables &H) : Held(H) {}
-  bool shouldVisitTemplateInstantiations() const { return true; }
+  // Not the library's instantiations: the stores are in the code below.
+  bool shouldVisitTemplateInstantiations() const { return false; }
   bool shouldVisitImplicitCode() const { return false; }
   bool VisitVarDecl(VarDecl *V) {
     Held.onVarDecl(*V);

@@ -55,14 +55,15 @@ std::optional<std::string> EntryPoints::match(const FunctionDecl &FD) const {
   return It->second;
 }
 
-// The rematch::recomputed annotation of FD's parameter I: on the
-// declaration, or on the template it was instantiated from.
-static const AnnotateAttr *recomputedAttr(const FunctionDecl &FD, unsigned I) {
-  auto Find = [I](const FunctionDecl *F) -> const AnnotateAttr * {
+// The annotation Name on FD's parameter I: on the declaration, or on the
+// template it was instantiated from.
+static const AnnotateAttr *paramAnnotation(const FunctionDecl &FD, unsigned I,
+                                           llvm::StringRef Name) {
+  auto Find = [I, Name](const FunctionDecl *F) -> const AnnotateAttr * {
     if (!F || I >= F->getNumParams())
       return nullptr;
     for (const auto *A : F->getParamDecl(I)->specific_attrs<AnnotateAttr>())
-      if (A->getAnnotation() == "rematch::recomputed")
+      if (A->getAnnotation() == Name)
         return A;
     return nullptr;
   };
@@ -75,20 +76,14 @@ static const AnnotateAttr *recomputedAttr(const FunctionDecl &FD, unsigned I) {
   return nullptr;
 }
 
-// Whether FD's parameter I (or its template's) also carries
+static const AnnotateAttr *recomputedAttr(const FunctionDecl &FD, unsigned I) {
+  return paramAnnotation(FD, I, "rematch::recomputed");
+}
+
+// Whether FD's parameter I also carries
 // [[clang::annotate("rematch::arguments-fresh")]].
 static bool freshArgumentsAttr(const FunctionDecl &FD, unsigned I) {
-  auto Has = [I](const FunctionDecl *F) {
-    if (!F || I >= F->getNumParams())
-      return false;
-    for (const auto *A : F->getParamDecl(I)->specific_attrs<AnnotateAttr>())
-      if (A->getAnnotation() == "rematch::arguments-fresh")
-        return true;
-    return false;
-  };
-  const FunctionTemplateDecl *T = FD.getPrimaryTemplate();
-  return Has(&FD) || Has(FD.getTemplateInstantiationPattern()) ||
-         (T && Has(T->getTemplatedDecl()));
+  return paramAnnotation(FD, I, "rematch::arguments-fresh") != nullptr;
 }
 
 bool isRecomputedParam(const FunctionDecl &FD, unsigned I) {

@@ -804,7 +804,7 @@ int runRematch(const CliOptions &O, llvm::raw_ostream &Err) {
   // statuses move into the results).
   std::vector<std::string> PreambleNotes;
   for (const FileOutcome &X : *Outcomes)
-    if (!X.PreambleFailure.empty())
+    if (O.Verbose && !X.PreambleFailure.empty())
       PreambleNotes.push_back(Names.name(X.Status.File) +
                               ": no precompiled preamble: " +
                               X.PreambleFailure);

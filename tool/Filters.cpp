@@ -13,7 +13,6 @@ namespace rematch::tool {
 
 namespace {
 
-
 // git reports paths below the real top-level directory: symlinks resolved.
 std::string realPath(llvm::StringRef File) {
   llvm::SmallString<256> Real;

@@ -212,7 +212,6 @@ PreambleUse PreambleCache::prepare(const clang::tooling::CompileCommand &Command
       Use.Failure = (*Failed)->getBuffer().rtrim().str() +
                     " (an earlier run's; remove " + path(Key, ".failed") +
                     " to try again)";
-      Use.Args.clear();
       return Use;
     }
     // First sighting: remember it and parse as usual. Built when another

@@ -377,7 +377,6 @@ std::string SummaryStore::store(TUSummary S, llvm::StringRef CommandHash,
 
 namespace {
 
-
 // A token naming this run among the runs that may share the directory.
 std::string runToken() {
   return std::to_string(llvm::sys::Process::getProcessId()) + "-" +

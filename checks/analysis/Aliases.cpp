@@ -577,27 +577,24 @@ void Aliases::bindInit(const VarDecl &V) {
   }
 }
 
-void Aliases::bindRange(const VarDecl &V, const Expr *Range) {
-  if (!Range || !mayAlias(V))
-    return;
+void Aliases::bindElement(const VarDecl &V, const Expr *Elements) {
   QualType T = V.getType();
   bool ByReference =
       T->isReferenceType() &&
       (!T.getNonReferenceType().isConstQualified() || Known.isHandle(T));
   // A handle copied out of the range still shares its element's object.
   if (ByReference || Known.isHandle(T))
-    bind(V, storage(Range, 0), Range->getBeginLoc());
+    bind(V, storage(Elements, 0), Elements->getBeginLoc());
+}
+
+void Aliases::bindRange(const VarDecl &V, const Expr *Range) {
+  if (Range && mayAlias(V))
+    bindElement(V, Range);
 }
 
 void Aliases::bindVisited(const VarDecl &Param, const Expr *Elements) {
-  if (!Elements || !declaredInside(&Param))
-    return;
-  QualType T = Param.getType();
-  // As a range-for's variable: by reference, or a handle copied out.
-  if ((T->isReferenceType() &&
-       (!T.getNonReferenceType().isConstQualified() || Known.isHandle(T))) ||
-      Known.isHandle(T))
-    bind(Param, storage(Elements, 0), Elements->getBeginLoc());
+  if (Elements && declaredInside(&Param))
+    bindElement(Param, Elements);
 }
 
 void Aliases::bindAssigned(const VarDecl &V, const Expr *Value) {

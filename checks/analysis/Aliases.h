@@ -112,6 +112,9 @@ private:
   Places result(const CallExpr *CE, unsigned Depth);
   Places variable(const VarDecl *VD, const Expr *Ref, bool Pointee);
   void bind(const VarDecl &V, Places P, SourceLocation At);
+  // V stands for each element of Elements (a range-for's variable, a
+  // visitor's parameter): by reference, or a handle copied out.
+  void bindElement(const VarDecl &V, const Expr *Elements);
   bool declaredInside(const VarDecl *VD) const;
   // The by-value parameter or by-copy capture of a type whose copies share
   // (a struct with a pointer member, a vector of pointers) that E names or

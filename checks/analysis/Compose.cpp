@@ -2,13 +2,13 @@
 
 #include "Compose.h"
 #include "Components.h"
-#include "llvm/Support/FileSystem.h"
-#include <mutex>
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/Hashing.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringMap.h"
+#include "llvm/Support/FileSystem.h"
+#include <mutex>
 #include <optional>
 
 namespace clang::tidy::rematch {

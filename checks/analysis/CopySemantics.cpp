@@ -21,22 +21,9 @@ Copy join(Copy A, Copy B) {
   return Copy::Value;
 }
 
-// What clang wraps around a member read, and the copy constructor of the
-// member's own type.
-const Expr *bare(const Expr *E) {
-  for (E = skipWrappers(E); E; E = skipWrappers(E)) {
-    const auto *CE = dyn_cast<CXXConstructExpr>(E);
-    if (!CE || CE->getNumArgs() != 1 ||
-        !CE->getConstructor()->isCopyOrMoveConstructor())
-      return E;
-    E = CE->getArg(0);
-  }
-  return E;
-}
-
 // `o.p_`, with o the copy constructor's parameter.
 bool readsSourceMember(const Expr *E, const ParmVarDecl &Source) {
-  const auto *ME = dyn_cast_or_null<MemberExpr>(bare(E));
+  const auto *ME = dyn_cast_or_null<MemberExpr>(skipCopies(E));
   if (!ME || !isa<FieldDecl>(ME->getMemberDecl()))
     return false;
   const auto *DRE = dyn_cast<DeclRefExpr>(ME->getBase()->IgnoreParenImpCasts());

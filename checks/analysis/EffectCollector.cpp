@@ -979,15 +979,11 @@ private:
     if (C < 0 || E < 0 || unsigned(C) >= Args.size() ||
         unsigned(E) >= Args.size())
       return;
-    const Expr *Fn = skipWrappers(Args[C]);
     // Passed by value: the copy of the closure.
-    if (const auto *Copy = dyn_cast_or_null<CXXConstructExpr>(Fn);
-        Copy && Copy->getNumArgs() == 1 &&
-        Copy->getConstructor()->isCopyOrMoveConstructor())
-      Fn = skipWrappers(Copy->getArg(0));
+    const Expr *Fn = skipCopies(Args[C]);
     // A local initialised with the lambda (`auto scale = [](float &x)...`).
     if (const VarDecl *Local = Alias.localVar(Fn); Local && Local->getInit())
-      Fn = skipWrappers(Local->getInit());
+      Fn = skipCopies(Local->getInit());
     const auto *L = dyn_cast_or_null<LambdaExpr>(Fn);
     const CXXMethodDecl *Op = L ? L->getCallOperator() : nullptr;
     if (Op && Op->getNumParams() > 0)

@@ -268,7 +268,6 @@ void HeldCallables::onField(const FieldDecl &FD) {
       store(&FD, Init, FD.getLocation());
 }
 
-
 void HeldCallables::onFunction(const FunctionDecl &FD) {
   const auto *Ctor = dyn_cast<CXXConstructorDecl>(&FD);
   bool Returns = holderOf(FD.getReturnType()) != nullptr;
@@ -318,9 +317,7 @@ void HeldCallables::onCall(const CallExpr &CE) {
         holdsHolders(MC->getImplicitObjectArgument()->getType())) {
       const NamedDecl *Place = placeOf(MC->getImplicitObjectArgument());
       for (const Expr *Arg : MC->arguments())
-        if (QualType T = Arg->getType(); holderOf(T) ||
-            T->isFunctionPointerType() ||
-            isCallableObject(T->getAsCXXRecordDecl()))
+        if (isCallableValue(Arg->getType()))
           store(Place, Arg, Arg->getExprLoc());
       return;
     }
@@ -425,6 +422,12 @@ void HeldCallables::expand(const Expr *E, const NamedDecl *In,
   addElements(E, In, At, Out, Seen, Depth);
 }
 
+// A function, a holder, or a callable object: what a holder may hold.
+bool HeldCallables::isCallableValue(QualType T) const {
+  return T->isFunctionType() || T->isFunctionPointerType() || holderOf(T) ||
+         isCallableObject(T->getAsCXXRecordDecl());
+}
+
 // A lambda's class, a class with an operator(), or an object the models say
 // runs a member (a module, through its holders).
 bool HeldCallables::isCallableObject(const CXXRecordDecl *RD) const {
@@ -461,9 +464,7 @@ void HeldCallables::addElements(const Expr *E, const NamedDecl *In,
     const Expr *X = skipWrappers(A);
     if (!X)
       return;
-    QualType T = X->getType();
-    bool Callable = T->isFunctionType() || T->isFunctionPointerType() ||
-                    holderOf(T) || isCallableObject(T->getAsCXXRecordDecl());
+    bool Callable = isCallableValue(X->getType());
     if (isa<InitListExpr>(X) || (!Callable && isa<CXXConstructExpr>(X)))
       return addElements(X, In, At, Out, Seen, Depth + 1);
     if (isa<StringLiteral>(X) || X->getType()->isBuiltinType())

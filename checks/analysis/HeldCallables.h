@@ -97,6 +97,7 @@ private:
                    llvm::SmallVectorImpl<const NamedDecl *> &Seen,
                    unsigned Depth) const;
   bool isCallableObject(const CXXRecordDecl *RD) const;
+  bool isCallableValue(QualType T) const;
   const CXXRecordDecl *heldClass(const CXXRecordDecl *RD) const;
   bool anyClass(const CXXRecordDecl *RD,
                 llvm::function_ref<bool(const CXXRecordDecl &)> Pred,

@@ -23,6 +23,17 @@ const Expr *skipWrappers(const Expr *E) {
   return E;
 }
 
+const Expr *skipCopies(const Expr *E) {
+  for (E = skipWrappers(E); E; E = skipWrappers(E)) {
+    const auto *CE = dyn_cast<CXXConstructExpr>(E);
+    if (!CE || CE->getNumArgs() != 1 ||
+        !CE->getConstructor()->isCopyOrMoveConstructor())
+      return E;
+    E = CE->getArg(0);
+  }
+  return E;
+}
+
 CallParts partsOf(const CallExpr &CE) {
   CallParts P;
   llvm::ArrayRef<const Expr *> All(CE.getArgs(), CE.getNumArgs());

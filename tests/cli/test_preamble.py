@@ -123,6 +123,13 @@ class Project(unittest.TestCase):
         self.assertEqual(self.preambles(".pch"), [])  # a first run only parses
         self.assertEqual(self.analyse(), [("rematch-counter-update", 5)])
         [pch] = self.preambles(".pch")
+        # Taken, not only built: the next parse goes through it.
+        forget_findings(os.path.join(self.dir, "cache"))
+        p = subprocess.run([TOOLS.rematch, "--format=json", "--verbose",
+                            "--summaries-dir=cache", "main.cpp", "--",
+                            "-std=c++17"], cwd=self.dir, capture_output=True,
+                           text=True, timeout=600)
+        self.assertIn("1 file parsed with a precompiled preamble", p.stderr)
         # The body edited: the entry is reused, the findings follow the body.
         self.write("main.cpp", '#include "prelude.h"\n#include "effect.h"\n\n'
                    "void step(rematch::Segment &seg) {\n"

@@ -51,11 +51,9 @@ private:
       clang::OptionalFileEntryRef FE = FI.getContentCache().OrigEntry;
       if (!FE || Entry.getFile().getIncludeLoc().isInvalid())
         continue; // the preamble's own header is the entry's key
-      llvm::SmallString<256> Path(FE->getName());
-      SM.getFileManager().makeAbsolutePath(Path);
-      llvm::sys::path::remove_dots(Path, true);
-      Read.emplace_back(std::string(Path),
-                        clang::SrcMgr::isSystem(FI.getFileCharacteristic()));
+      Read.emplace_back(
+          clang::tidy::rematch::inputPath(FE->getName(), SM.getFileManager()),
+          clang::SrcMgr::isSystem(FI.getFileCharacteristic()));
     }
     llvm::sort(Read);
     Read.erase(llvm::unique(Read), Read.end());

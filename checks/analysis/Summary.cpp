@@ -2,8 +2,11 @@
 
 #include "Summary.h"
 #include "SummaryJson.h"
+#include "clang/Basic/FileManager.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/xxhash.h"
 #include <iterator>
 #include <optional>
@@ -360,6 +363,17 @@ llvm::Expected<SummaryReturn> readReturn(Reader &R, const sj::Value &V) {
 }
 
 } // namespace
+
+std::string inputPath(llvm::StringRef Name, const FileManager &Files) {
+  llvm::SmallString<256> Path(Name);
+  Files.makeAbsolutePath(Path);
+  llvm::SmallString<256> Lexical(Path);
+  llvm::sys::path::remove_dots(Lexical, /*remove_dot_dot=*/true);
+  llvm::SmallString<256> Real;
+  if (!llvm::sys::fs::exists(Lexical) && !llvm::sys::fs::real_path(Path, Real))
+    return std::string(Real);
+  return std::string(Lexical);
+}
 
 std::string hashText(llvm::StringRef Text) {
   char Buf[17];

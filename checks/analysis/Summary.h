@@ -21,6 +21,7 @@
 #include <vector>
 
 namespace clang {
+class FileManager;
 class SourceManager;
 } // namespace clang
 
@@ -180,6 +181,14 @@ struct TUSummary {
 // L as summaries write it: the file of its expansion, absolute, with its
 // presumed line and column (a default PlainLocation when L is invalid).
 PlainLocation plainLocation(SourceLocation L, const SourceManager &SM);
+
+// The path a summary or a preamble records for a file the parse read
+// (Name as the file manager opened it): absolute, with `.` and `..` removed
+// as text; when that names no file, because a `..` came after a symbolic
+// link (`/../lib/gcc/x86_64-linux-gnu/12/../../../../include`, as the
+// driver finds GCC's headers for a compile command whose compiler is a bare
+// `clang++`, where /lib links to usr/lib), the file's real path.
+std::string inputPath(llvm::StringRef Name, const FileManager &Files);
 
 // The hash every summary and dependency is written with: 16 hex digits of
 // xxh3 over Text.

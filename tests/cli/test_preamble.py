@@ -280,6 +280,39 @@ class Project(unittest.TestCase):
         self.assertEqual(len(glob.glob(os.path.join(pre, "*.pch"))), 1)
         self.assertIn("1 file parsed with a precompiled preamble", hook())
 
+    def test_a_bare_compiler_name_and_a_relative_file(self):
+        # A database written by hand or by a tool that records the compiler
+        # as a bare name, the file relative to its directory: the driver
+        # then finds GCC's headers through /lib/gcc/.../../../../include,
+        # where /lib is a symbolic link; the preamble's inputs are still
+        # the files it read, so it is built and then used.
+        self.write("main.cpp", "#include <vector>\n" + '#include "prelude.h"\n'
+                   '#include "effect.h"\n\nvoid step(rematch::Segment &seg) {\n'
+                   "  seg.forward([] { effect(); return 0; });\n}\n")
+        self.write("compile_commands.json", json.dumps([{
+            "directory": self.dir, "file": "main.cpp",
+            "arguments": ["clang++-19", "-std=c++17", "-c", "main.cpp"]}]))
+        pre = os.path.join(self.dir, ".rematch-cache.preambles")
+
+        def hook():
+            forget_findings(os.path.join(self.dir, ".rematch-cache"))
+            p = subprocess.run([TOOLS.rematch, "--format=json", "--verbose",
+                                "-p", ".", "main.cpp"], cwd=self.dir,
+                               capture_output=True, text=True, timeout=600)
+            self.assertEqual(p.returncode, 1, p.stderr)
+            self.assertNotIn("no precompiled preamble", p.stderr)
+            return p.stderr
+
+        self.assertNotIn("precompiled preamble", hook())
+        self.assertIn("1 file parsed with a precompiled preamble", hook())
+        [deps] = glob.glob(os.path.join(pre, "*.deps"))
+        with open(deps) as f:
+            read = [line.split(" ", 2)[2].strip() for line in f
+                    if line[:2] in ("S ", "U ")]
+        self.assertTrue(any(r.endswith("/c++/12/vector") for r in read), read)
+        self.assertTrue(all(os.path.isfile(r) for r in read))
+        self.assertIn("1 file parsed with a precompiled preamble", hook())
+
     def test_a_failed_build_is_said_and_remembered(self):
         # A preamble that ends inside an #if cannot be compiled alone.
         self.write("main.cpp", '#if 1\n#include "prelude.h"\nint g = 0;\n'

@@ -209,7 +209,7 @@ private:
       E.MutatedSlot = From.MutatedSlot;
       E.AliasAt = From.AliasAt;
     } else {
-      E.Virtual = C->Virtual || Virtual;
+      E.Virtual = Virtual; // an override's, not the named function's own
       E.Chain.reserve(From.Chain.size() + 1);
       E.Chain.push_back({F.Name, C->CalleeName, C->Loc});
       E.Chain.insert(E.Chain.end(), From.Chain.begin(), From.Chain.end());

@@ -567,7 +567,14 @@ bool EffectAnalysis::SummarySolver::appendAt(
   E.ExternalUsr = OverrideUsr;
   E.Held = A.isHeld(C.Loc, External ? nullptr : Callee,
                          External ? OverrideUsr : nullptr);
-  E.Virtual = C.Virtual || F.Virtual || (OverrideUsr && !E.Held);
+  // The statically named function's own effect is definite; one an
+  // override brings (here or in another TU) may happen.
+  bool StaticTarget = External ? !OverrideUsr
+                               : Callee && C.Callee &&
+                                     Callee->getCanonicalDecl() ==
+                                         C.Callee->getCanonicalDecl();
+  E.Virtual = (C.Virtual && !StaticTarget) || F.Virtual ||
+              (OverrideUsr && !E.Held);
   if (!InPlace)
     S.Effects.push_back(std::move(*Local));
   return true;
@@ -1085,13 +1092,11 @@ void EffectAnalysis::describeInputs(TUSummary &S) const {
     OptionalFileEntryRef FE = FI.getContentCache().OrigEntry;
     if (!FE)
       continue;
-    llvm::SmallString<256> Path(FE->getName());
-    SM.getFileManager().makeAbsolutePath(Path);
-    llvm::sys::path::remove_dots(Path, true);
+    std::string Path = inputPath(FE->getName(), SM.getFileManager());
     if (SrcMgr::isSystem(FI.getFileCharacteristic()))
-      S.SystemInputs.push_back(std::string(Path));
+      S.SystemInputs.push_back(std::move(Path));
     else
-      S.Inputs.emplace_back(std::string(Path), std::string());
+      S.Inputs.emplace_back(std::move(Path), std::string());
   }
   // What a precompiled preamble read (tool/Preamble.h): loaded from it, so
   // not among the entries above.

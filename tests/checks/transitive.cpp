@@ -129,7 +129,7 @@ struct Block {
   }
   // Reached through the captured `this`.
   float run(rematch::Segment &seg, float x) {
-    return seg.forward([this, x] { return forward(x); }); // expect: rematch-state-write {{checkpointed lambda calls 'Block::forward', which writes 'running_mean_'; the recomputation in backward writes it again}}, rematch-counter-update {{checkpointed lambda calls 'Block::forward', which increments 'num_batches_tracked_'; the recomputation in backward increments it again}}
+    return seg.forward([this, x] { return forward(x); }); // expect: rematch-state-write {{checkpointed lambda calls 'Block::forward', which writes 'running_mean_'; the recomputation in backward writes it again}}, rematch-counter-update {{checkpointed lambda calls 'Block::forward', which increments 'num_batches_tracked_'; the recomputation in backward increments it again}} expect-note: callable is checkpointed
   }
   // Pure member functions on the same state are fine.
   float eval(rematch::Segment &seg, float x) {
@@ -141,13 +141,13 @@ struct Block {
 // enclosing function (it outlives one call of the callable too).
 float batchnorm_by_reference(rematch::Segment &seg, BatchNorm &bn, float x) {
   BatchNorm outer;
-  seg.forward([&bn, x] {
+  seg.forward([&bn, x] { // expect-note: callable is checkpointed
     bn.update(x); // expect: rematch-state-write {{checkpointed lambda calls 'BatchNorm::update', which writes 'running_mean_'}}, rematch-counter-update {{checkpointed lambda calls 'BatchNorm::update', which increments 'num_batches_tracked_'}}
   });
-  seg.forward([&outer, x] {
+  seg.forward([&outer, x] { // expect-note: callable is checkpointed
     outer.update(x); // expect: rematch-state-write {{calls 'BatchNorm::update', which writes 'running_mean_'}}, rematch-counter-update {{calls 'BatchNorm::update', which increments 'num_batches_tracked_'}}
   });
-  seg.forward([&] {
+  seg.forward([&] { // expect-note: callable is checkpointed
     bn.update(x); // expect: rematch-state-write {{'BatchNorm::update'}}, rematch-counter-update {{'BatchNorm::update'}}
     return bn.normalize(x);
   });
@@ -157,7 +157,7 @@ float batchnorm_by_reference(rematch::Segment &seg, BatchNorm &bn, float x) {
 // The object reaches the update through a reference parameter of a helper.
 void train_step(BatchNorm &m, float x) { m.update(x); } // expect-note: 'train_step' calls 'BatchNorm::update' here
 void batchnorm_through_parameter(rematch::Segment &seg, BatchNorm &bn, float x) {
-  seg.forward([&bn, x] {
+  seg.forward([&bn, x] { // expect-note: callable is checkpointed
     train_step(bn, x); // expect: rematch-state-write {{checkpointed lambda calls 'train_step', which writes 'running_mean_'}}, rematch-counter-update {{checkpointed lambda calls 'train_step', which increments 'num_batches_tracked_'}}
   });
   seg.forward([x] {
@@ -172,7 +172,7 @@ struct Registry {
   static void record() { ++g_registered; } // expect-note: 'Registry::record' increments 'g_registered' here
 };
 void static_member(rematch::Segment &seg) {
-  seg.forward([] { Registry::record(); }); // expect: rematch-counter-update {{checkpointed lambda calls 'Registry::record', which increments 'g_registered'}}
+  seg.forward([] { Registry::record(); }); // expect: rematch-counter-update {{checkpointed lambda calls 'Registry::record', which increments 'g_registered'}} expect-note: callable is checkpointed
 }
 
 // ---- overloaded operators ------------------------------------------------------
@@ -184,22 +184,22 @@ struct Tally {
 struct Meter {
   float total = 0;
   Meter &operator+=(float v) {
-    ++g_updates;
+    ++g_updates; // expect-note: 'Meter::operator+=' increments 'g_updates' here
     total += v;
     return *this;
   }
 };
 
 void operators(rematch::Segment &seg, Meter &shared, float x) {
-  seg.forward([x] {
+  seg.forward([x] { // expect-note: callable is checkpointed
     Tally t;
     t(3); // expect: rematch-counter-update {{checkpointed lambda calls 'Tally::operator()', which updates 'g_tally' with '+='; the recomputation in backward updates it again}}
     Meter local;
     local += x; // expect: rematch-counter-update {{checkpointed lambda calls 'Meter::operator+=', which increments 'g_updates'}}
     return local.total;
   });
-  seg.forward([&shared, x] {
-    shared += x; // expect: rematch-counter-update
+  seg.forward([&shared, x] { // expect-note: callable is checkpointed
+    shared += x; // expect: rematch-counter-update {{calls 'Meter::operator+=', which increments 'g_updates'}}
   });
 }
 
@@ -215,7 +215,7 @@ struct Plain {
 };
 
 void constructors(rematch::Segment &seg) {
-  seg.forward([] {
+  seg.forward([] { // expect-note: callable is checkpointed
     Counted c; // expect: rematch-counter-update {{checkpointed lambda calls 'Counted::Counted', which increments 'g_instances'; the recomputation in backward increments it again}}
     Plain p;
     return c.id + p.v;
@@ -231,7 +231,7 @@ template <class T> struct Buffer {
 };
 
 void templates(rematch::Segment &seg, float x) {
-  seg.forward([x] {
+  seg.forward([x] { // expect-note: callable is checkpointed
     accumulate(x); // expect: rematch-counter-update {{checkpointed lambda calls 'accumulate', which updates 'g_total' with '+='}}
     Buffer<int> b;
     b.put(1); // expect: rematch-cache-write {{checkpointed lambda calls 'Buffer::put', which mutates container 'g_cache' with 'push_back'}}
@@ -258,7 +258,7 @@ bool pong(int n) {
 int fib(int n) { return n < 2 ? n : fib(n - 1) + fib(n - 2); }
 
 void recursion(rematch::Segment &seg) {
-  seg.forward([] {
+  seg.forward([] { // expect-note: callable is checkpointed
     countdown(3); // expect: rematch-counter-update {{checkpointed lambda calls 'countdown', which increments 'g_steps'}}
     ping(4); // expect: rematch-counter-update {{checkpointed lambda calls 'ping', which increments 'g_pongs'}}
     return fib(10);
@@ -283,14 +283,14 @@ struct QuietLayer : Layer {
 
 void virtual_calls(rematch::Segment &seg, Layer &layer, CountingLayer &counting,
                    QuietLayer &quiet) {
-  seg.forward([&layer] {
-    layer.step(); // expect: rematch-counter-update {{checkpointed lambda calls 'Layer::step'}} {{increments 'g_layer_steps'}}
+  seg.forward([&layer] { // expect-note: callable is checkpointed
+    layer.step(); // expect: rematch-counter-update {{checkpointed lambda calls 'Layer::step', which may, through a virtual call,}} {{increments 'g_layer_steps'}}
   });
-  seg.forward([&layer] {
-    layer.tick(); // expect: rematch-counter-update {{checkpointed lambda calls 'Layer::tick'}} {{increments 'g_layer_steps'}}
+  seg.forward([&layer] { // expect-note: callable is checkpointed
+    layer.tick(); // expect: rematch-counter-update {{checkpointed lambda calls 'Layer::tick', which increments}} {{increments 'g_layer_steps'}}
   });
-  seg.forward([&counting] {
-    counting.step(); // expect: rematch-counter-update {{checkpointed lambda calls 'CountingLayer::step'}} {{increments 'g_layer_steps'}}
+  seg.forward([&counting] { // expect-note: callable is checkpointed
+    counting.step(); // expect: rematch-counter-update {{checkpointed lambda calls 'CountingLayer::step', which increments}} {{increments 'g_layer_steps'}}
   });
   seg.forward([] {
     QuietLayer q; // the callable's own object
@@ -327,7 +327,7 @@ void named_and_functor(rematch::Segment &seg) {
 // ---- reference and pointer parameters map to the argument -------------------------
 
 void bump(int &c) { ++c; } // expect-note: 'bump' increments 'c' here
-void bump_ptr(int *p) { ++*p; }
+void bump_ptr(int *p) { ++*p; } // expect-note: 'bump_ptr' increments '*p' here
 void bump_twice(int &c) {
   bump(c); // expect-note: 'bump_twice' calls 'bump' here
   bump(c);
@@ -335,7 +335,7 @@ void bump_twice(int &c) {
 void read_only(const int &c) { (void)c; }
 
 void parameters(rematch::Segment &seg, int &counter) {
-  seg.forward([&counter] {
+  seg.forward([&counter] { // expect-note: callable is checkpointed
     bump(g_steps); // expect: rematch-counter-update {{checkpointed lambda calls 'bump', which increments 'c'; the recomputation in backward increments it again}}
     bump(counter); // expect: rematch-counter-update {{checkpointed lambda calls 'bump', which increments 'c'}}
     bump_ptr(&g_steps); // expect: rematch-counter-update {{checkpointed lambda calls 'bump_ptr', which increments '*p'}}
@@ -352,12 +352,12 @@ void parameters(rematch::Segment &seg, int &counter) {
 // ---- perfect forwarding: std::forward and std::move pass the argument on ----------
 
 template <class... Args> void forward_bump(Args &&...args) {
-  bump(std::forward<Args>(args)...);
+  bump(std::forward<Args>(args)...); // expect-note: 'forward_bump' calls 'bump' here
 }
-template <class T> void move_bump(T *p) { bump_ptr(std::move(p)); }
+template <class T> void move_bump(T *p) { bump_ptr(std::move(p)); } // expect-note: 'move_bump' calls 'bump_ptr' here
 
 void forwarding(rematch::Segment &seg, int &counter) {
-  seg.forward([&counter] {
+  seg.forward([&counter] { // expect-note: callable is checkpointed
     forward_bump(counter); // expect: rematch-counter-update {{checkpointed lambda calls 'forward_bump', which increments 'c'}}
     move_bump(&g_tally); // expect: rematch-counter-update {{checkpointed lambda calls 'move_bump', which increments '*p'}}
     int n = 0;

@@ -405,6 +405,25 @@ float Logged::forward(float x) { std::printf("%f", x); return x; }
         doc, _, _ = self.run_rematch(["virtual.cpp", "logged.cpp", "noisy.cpp"])
         self.assertIn(("rematch-counter-update", "virtual.cpp", 3), self.findings(doc))
 
+    def test_named_virtual_function_in_another_file_is_definite(self):
+        # The function a virtual call names does what its body does; only
+        # an override's effect "may" happen.
+        self.write("counted.h", '#include "common.h"\n'
+                   "struct Counted { virtual ~Counted() {} "
+                   "virtual float forward(float x); };\n")
+        self.write("counted.cpp", '#include "counted.h"\nint g_counted = 0;\n'
+                   "float Counted::forward(float x) { ++g_counted; return x; }\n")
+        self.write("use.cpp", '#include "counted.h"\n'
+                   "float run(rematch::Segment &seg, Counted &c, float x) {\n"
+                   "  return seg.forward([&] { return c.forward(x); });\n}\n")
+        doc, _, _ = self.run_rematch(["use.cpp", "counted.cpp"])
+        self.assertEqual(self.findings(doc),
+                         [("rematch-counter-update", "use.cpp", 3)])
+        message = doc["findings"][0]["message"]
+        self.assertIn("calls 'Counted::forward', which increments 'g_counted'",
+                      message)
+        self.assertNotIn("virtual call", message)
+
     def test_unchanged_summaries_are_reused_and_changed_ones_rebuilt(self):
         self.run_rematch(["a.cpp", "b.cpp", "c.cpp"])
         paths = {n: os.path.join(self.sums, n) for n in self.summary_files()}

@@ -548,9 +548,100 @@ private:
       return true;
     if (Op == OO_Call && visitDraw(OC, Obj))
       return true;
+    if (Op == OO_Call && visitBound(OC, Obj))
+      return true;
     if (Callee)
       visitOperatorAsCall(OC, *Callee, Obj);
     return true;
+  }
+
+  // `f(x)` on what a binder made in this body or kept in a variable the
+  // body names (`auto f = std::bind(add, std::ref(acc), _1)`, Binds: in
+  // the models): a call of the bound function. A reference wrapper stands
+  // for the object it refers to, a placeholder for the call's argument,
+  // and a bound copy for the binder's object, where the copy lives. A
+  // lambda or functor bound, or a binder passed in or returned by a call,
+  // is a call like any other.
+  bool visitBound(const CXXOperatorCallExpr *OC, const Expr *Obj) {
+    const Expr *Made = skipCopies(Obj);
+    // The binder's variable: a local here, or one the body names (a local
+    // of the function that made the lambda, captured; a global).
+    const VarDecl *Binder = Alias.localVar(Made);
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(Made); !Binder && DRE)
+      if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
+          VD && !isa<ParmVarDecl>(VD))
+        Binder = VD;
+    if (Binder && Binder->getInit())
+      Made = skipCopies(Binder->getInit());
+    const auto *BindCall = dyn_cast_or_null<CallExpr>(Made);
+    const FunctionDecl *Bind =
+        BindCall ? BindCall->getDirectCallee() : nullptr;
+    const ModelBind *B = Bind ? Known.lookup(*Bind).Binds : nullptr;
+    int CI = B ? Known.paramIndex(*Bind, B->Callable) : -1;
+    if (CI < 0 || unsigned(CI) >= BindCall->getNumArgs())
+      return false;
+    const Expr *Fn = skipWrappers(BindCall->getArg(CI))->IgnoreParenImpCasts();
+    if (const auto *UO = dyn_cast<UnaryOperator>(Fn); // &Layer::forward
+        UO && UO->getOpcode() == UO_AddrOf)
+      Fn = UO->getSubExpr()->IgnoreParenImpCasts();
+    const auto *Ref = dyn_cast<DeclRefExpr>(Fn);
+    const auto *Target = Ref ? dyn_cast<FunctionDecl>(Ref->getDecl()) : nullptr;
+    if (!Target)
+      return false;
+    llvm::SmallVector<const Expr *, 4> Args;
+    for (unsigned I = CI + 1; I < BindCall->getNumArgs(); ++I) {
+      const Expr *A = boundArgument(*B, BindCall->getArg(I), OC, Obj);
+      if (!A)
+        return false;
+      Args.push_back(A);
+    }
+    if (B->Placeholders.empty())
+      for (unsigned I = 1; I < OC->getNumArgs(); ++I)
+        Args.push_back(OC->getArg(I));
+    const auto *MD = dyn_cast<CXXMethodDecl>(Target);
+    if (MD && !MD->isStatic()) {
+      if (Args.empty())
+        return false;
+      const Expr *Object = Args.front();
+      bool Arrow = Object->IgnoreParenImpCasts()->getType()->isPointerType();
+      addCall(*MD, OC, OC->getBeginLoc(), Object, llvm::ArrayRef(Args).drop_front(),
+              MD->isVirtual(), Arrow);
+    } else {
+      addCall(*Target, OC, OC->getBeginLoc(), nullptr, Args, false);
+    }
+    consume(Obj);
+    return true;
+  }
+
+  // What a bound argument is when the bound function is called: the
+  // call's argument for a placeholder, the referred object for a wrapper
+  // (a call the models say returns an alias of its argument: std::ref),
+  // a copy of a value the binder's own, part of Obj, and a copy of a pointer
+  // or handle what the original points to. Null: a placeholder past the
+  // call's arguments.
+  const Expr *boundArgument(const ModelBind &B, const Expr *A,
+                            const CXXOperatorCallExpr *OC, const Expr *Obj) {
+    const Expr *Bare = skipWrappers(A)->IgnoreParenImpCasts();
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(Bare);
+        DRE && !B.Placeholders.empty()) {
+      const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
+      llvm::StringRef Name = VD && VD->getIdentifier() ? VD->getName() : "";
+      unsigned N = 0;
+      if (Name.consume_front("_") && !Name.getAsInteger(10, N) &&
+          canonicalName(*VD) == B.Placeholders + "::_" + Name.str())
+        return N < OC->getNumArgs() ? OC->getArg(N) : nullptr;
+    }
+    if (const auto *CE = dyn_cast<CallExpr>(Bare))
+      if (const FunctionDecl *W = CE->getDirectCallee())
+        if (const AliasRule *R = Known.lookup(*W).Returns;
+            R && R->K == AliasRule::Argument &&
+            Known.copies().shares(CE->getType())) {
+          int I = Known.paramIndex(*W, R->Arg);
+          if (I >= 0 && unsigned(I) < CE->getNumArgs())
+            return CE->getArg(I);
+        }
+    // A copy of a pointer or a handle still reaches what the original does.
+    return Known.copies().owns(A->getType()) ? Obj : A;
   }
 
   // `os << a << b` on a log stream or a file stream: one effect for the
@@ -729,6 +820,9 @@ private:
     case KindMember::Consumed:
       consume(Obj);
       return true;
+    case KindMember::Reads:
+      readThrough(Obj, Arrow, MC);
+      return true;
     case KindMember::OnObject:
       Record(M.Kind, Name.str());
       return true;
@@ -839,6 +933,8 @@ private:
       }
       if (!P.R.isOutside())
         continue;
+      if (logsThrough(P, F, L))
+        continue;
       EffectFacts G = F;
       if (G.May.empty())
         G.May = P.May.str();
@@ -864,6 +960,48 @@ private:
       addEffect(std::move(G), P.R, std::move(Subject), std::move(Detail), L,
                 nullptr, AliasAt);
     }
+  }
+
+  // A read of what a handle shares (`r.load()` on an atomic_ref made from
+  // a global): a read of that global at the call. The object's own read,
+  // when it is a global, is recorded where it is named.
+  void readThrough(const Expr *Obj, bool Arrow, const Expr *Call) {
+    if (Arrow || !Known.isHandle(Obj->IgnoreParenImpCasts()->getType()))
+      return;
+    EffectFacts F;
+    F.Kind = EffectKind::GlobalRead;
+    for (const Place &P : Alias.pointsInto(Obj)) {
+      if (P.K != Place::Root) // a local alias: once its bindings are known
+        Changes.push_back({F, P, Call, loc(Call->getBeginLoc())});
+      else
+        readOf(P, Call, loc(Call->getBeginLoc()));
+    }
+  }
+
+  void readOf(const Place &P, const Expr *Call, SourceLocation L) {
+    const auto *DRE = P.Named ? dyn_cast<DeclRefExpr>(P.Named->IgnoreParenImpCasts())
+                              : nullptr;
+    const auto *VD = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+    if (VD && isMutableGlobal(VD))
+      Reads.push_back({Call, VD, L, false});
+  }
+
+  // A write that lands on a log stream through an alias of it (an
+  // ostream_iterator over std::cout): logging, whoever holds the alias.
+  bool logsThrough(const Place &P, const EffectFacts &F, SourceLocation L) {
+    const VarDecl *Stream =
+        P.K == Place::Root && P.Named ? streamObject(P.Named) : nullptr;
+    if (!Stream || !isWrite(F.Kind))
+      return false;
+    consume(P.Named);
+    addEffect(EffectKind::Logging, Root::of(Root::Unconditional),
+              canonicalName(*Stream), F.Detail, L);
+    return true;
+  }
+
+  static bool isWrite(EffectKind K) {
+    return K == EffectKind::StateWrite || K == EffectKind::CounterUpdate ||
+           K == EffectKind::CacheWrite;
   }
 
   // --- models -----------------------------------------------------------------
@@ -1010,27 +1148,6 @@ private:
     }
   }
 
-  static EffectKind kindOf(ModelEffect Effect) {
-    switch (Effect) {
-    case ModelEffect::Rng:
-      return EffectKind::UnreplayedRng;
-    case ModelEffect::StateWrite:
-      return EffectKind::StateWrite;
-    case ModelEffect::CounterUpdate:
-      return EffectKind::CounterUpdate;
-    case ModelEffect::CacheWrite:
-      return EffectKind::CacheWrite;
-    case ModelEffect::Logging:
-      return EffectKind::Logging;
-    case ModelEffect::Io:
-      return EffectKind::Io;
-    case ModelEffect::Nondeterminism:
-    case ModelEffect::Pure: // never recorded
-      return EffectKind::Nondeterminism;
-    }
-    return EffectKind::Nondeterminism;
-  }
-
   // A draw: from the generator passed in, or from the model's source.
   void recordModelledDraw(const ModelEntry &ME, const CallModel &M,
                           const FunctionDecl &FD, const Expr *Call,
@@ -1069,7 +1186,7 @@ private:
                            llvm::ArrayRef<const Expr *> Args) {
     EffectFacts E;
     E.May = ME.May;
-    E.Kind = kindOf(ME.Effect);
+    E.Kind = effectKindOf(ME.Effect);
     const Expr *Target =
         ME.On.K == ModelTarget::This ? Obj : argAt(FD, ME.On.Arg, Args);
     bool ThroughPointer = ME.On.K == ModelTarget::This && Arrow;
@@ -1202,7 +1319,7 @@ private:
                            llvm::ArrayRef<const Expr *> Args) {
     EffectFacts E;
     E.May = ME.May;
-    E.Kind = kindOf(ME.Effect);
+    E.Kind = effectKindOf(ME.Effect);
     if (ME.StdStreamArg)
       if (const Expr *S = argAt(FD, *ME.StdStreamArg, Args);
           S && isStdStream(S))
@@ -1379,6 +1496,10 @@ private:
   void flushAliases() {
     for (const PendingChange &C : Changes)
       forEachTarget(C.P, [&](const Place &T, Root R) {
+        if (C.F.Kind == EffectKind::GlobalRead) // readThrough
+          return T.K == Place::Root ? readOf(T, C.Target, C.Loc) : void();
+        if (logsThrough(T, C.F, C.Loc))
+          return;
         EffectFacts F = C.F;
         if (F.May.empty())
           F.May = T.May.str();

@@ -178,6 +178,10 @@ CallModel KnownFunctions::compute(const FunctionDecl &FD) const {
       M.Visits = &*E->Visits;
       M.Modelled = true;
     }
+    if (E->Binds && !M.Binds) {
+      M.Binds = &*E->Binds;
+      M.Modelled = true;
+    }
     if (!E->HasEffect)
       continue;
     M.Modelled = true;
@@ -353,41 +357,58 @@ bool KnownFunctions::isAllowedGlobal(const NamedDecl &D) const {
   return Models->isAllowedGlobal(canonicalName(D));
 }
 
+EffectKind effectKindOf(ModelEffect Effect) {
+  switch (Effect) {
+  case ModelEffect::Rng:
+    return EffectKind::UnreplayedRng;
+  case ModelEffect::StateWrite:
+    return EffectKind::StateWrite;
+  case ModelEffect::CounterUpdate:
+    return EffectKind::CounterUpdate;
+  case ModelEffect::CacheWrite:
+    return EffectKind::CacheWrite;
+  case ModelEffect::Logging:
+    return EffectKind::Logging;
+  case ModelEffect::Io:
+    return EffectKind::Io;
+  case ModelEffect::Nondeterminism:
+  case ModelEffect::Pure: // never recorded
+    return EffectKind::Nondeterminism;
+  }
+  return EffectKind::Nondeterminism;
+}
+
 KindMember KnownFunctions::kindMember(QualType T,
                                       llvm::StringRef Method) const {
-  auto Is = [](EffectKind K) { return KindMember{KindMember::OnObject, K}; };
   const KindMember Nothing{KindMember::Nothing, EffectKind::StateWrite};
   const unsigned Kinds = classInfo(T).Kinds; // one lookup for every kind
-  auto Of = [Kinds](TypeKind K) { return Kinds & (1u << unsigned(K)); };
-  if (Of(TypeKind::Container))
-    return isContainerMutator(Method) ? Is(EffectKind::CacheWrite) : Nothing;
-  if (Of(TypeKind::Atomic)) {
-    if (Method.starts_with("fetch_"))
-      return Is(EffectKind::CounterUpdate);
-    if (Method == "store" || Method == "exchange" ||
-        Method.starts_with("compare_exchange"))
-      return Is(EffectKind::StateWrite);
-    return Nothing; // load, is_lock_free, wait, ...
-  }
-  if (Of(TypeKind::ReplayedGenerator))
+  if (!Kinds)
+    return {};
+  // Every use of a replayed generator is the runtime's, never a hazard.
+  if (Kinds & (1u << unsigned(TypeKind::ReplayedGenerator)))
     return {KindMember::Consumed, EffectKind::UnreplayedRng};
-  if (Of(TypeKind::RandomEngine)) {
-    if (Method == "discard" || Method == "operator()")
-      return Is(EffectKind::UnreplayedRng);
-    if (Method == "seed")
-      return Is(EffectKind::StateWrite);
-    return Nothing; // min, max
+  bool Listed = false;
+  for (unsigned K = 0; K <= unsigned(TypeKind::Value); ++K) {
+    TypeKind Kind = TypeKind(K);
+    if (!(Kinds & (1u << K)))
+      continue;
+    if (const ModelMember *M = Models->member(Kind, Method))
+      return memberAction(*M);
+    if (Kind == TypeKind::Container && isContainerMutator(Method))
+      return {KindMember::OnObject, EffectKind::CacheWrite};
+    Listed |= Kind == TypeKind::Container || Models->hasMembers(Kind);
   }
-  if (Of(TypeKind::FileStream)) {
-    if (Method == "open")
-      return {KindMember::Unconditional, EffectKind::Io};
-    if (Method == "write" || Method == "read" || Method == "put" ||
-        Method == "get" || Method == "getline" || Method == "flush" ||
-        Method == "close")
-      return Is(EffectKind::Io);
-    return Nothing; // is_open, good, rdbuf, ...
-  }
-  return {};
+  // A kind whose members the models list: the others only read it.
+  return Listed ? Nothing : KindMember{};
+}
+
+KindMember KnownFunctions::memberAction(const ModelMember &M) {
+  if (M.Reads)
+    return {KindMember::Reads, EffectKind::GlobalRead};
+  if (M.Effect == ModelEffect::Pure)
+    return {KindMember::Nothing, EffectKind::StateWrite};
+  EffectKind K = effectKindOf(M.Effect);
+  return {M.World ? KindMember::Unconditional : KindMember::OnObject, K};
 }
 
 bool KnownFunctions::isStreamOutputMember(llvm::StringRef Method) {

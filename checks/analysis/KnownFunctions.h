@@ -36,6 +36,9 @@ std::string withoutTemplateArgs(llvm::StringRef Name);
 // operator, else the qualified name without template arguments.
 std::string displayName(const FunctionDecl *FD);
 
+// The effect a model's effect name stands for.
+EffectKind effectKindOf(ModelEffect Effect);
+
 // What the models say of one function.
 struct CallModel {
   // The body, if any, is not analysed: the models describe the function
@@ -52,6 +55,8 @@ struct CallModel {
   const AliasRule *Returns = nullptr;
   // Which argument it calls on the elements of which (Visits:).
   const ModelVisit *Visits = nullptr;
+  // Which argument it binds to the ones after it (Binds:).
+  const ModelBind *Binds = nullptr;
 };
 
 // What calling a member function does to an object whose class is of a
@@ -62,6 +67,7 @@ struct KindMember {
     NotAKind,      // the class is of no kind: a call like any other
     Nothing,       // of a kind, and this member changes nothing (a read)
     Consumed,      // the object is used, not read (a replayed generator)
+    Reads,         // the object is read (through a handle: what it shares)
     OnObject,      // Kind happens to the object, mapped to its root
     Unconditional, // Kind happens whatever the object (opening a file)
   };
@@ -113,6 +119,7 @@ public:
   // Member Method called on an object of type T (through `->`, T is the
   // pointee).
   KindMember kindMember(QualType T, llvm::StringRef Method) const;
+  static KindMember memberAction(const ModelMember &M);
   // Member Method of a log stream (std::cout.write(...)) writes to it.
   static bool isStreamOutputMember(llvm::StringRef Method);
   // A free function that reads a file stream given as its first argument

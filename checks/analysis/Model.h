@@ -82,6 +82,18 @@ struct ModelVisit {
   ArgRef Elements; // the range, or the iterator to its first element
 };
 
+// A function that binds a callable to arguments and returns an object
+// that calls it (std::bind, std::bind_front): calling the result calls the
+// callable with the bound arguments. A bound copy lives in that object; a
+// reference wrapper (std::ref) is the object it refers to. With
+// Placeholders, a variable of that namespace named _N stands for the call's
+// N-th argument (std::bind); without, the call's arguments follow the bound
+// ones (std::bind_front).
+struct ModelBind {
+  ArgRef Callable;          // the callable argument; the bound ones follow
+  std::string Placeholders; // the namespace of the placeholders, if any
+};
+
 struct ModelEntry {
   // -- which functions ----------------------------------------------------
   std::string Id;   // for Disable; a function entry's defaults to its Name
@@ -102,6 +114,7 @@ struct ModelEntry {
   bool HasEffect = false; // Effect was given (an entry may only say Returns)
   std::optional<AliasRule> Returns;
   std::optional<ModelVisit> Visits;
+  std::optional<ModelBind> Binds;
   ModelTarget On;
   std::string Source;              // rng: the named source drawn from
   std::optional<ArgRef> Generator; // rng: the generator or key, when passed
@@ -151,6 +164,21 @@ enum class TypeKind {
                      // its type arguments are values too (CopySemantics.h)
 };
 
+// What calling a member does to an object of a kind (Members:), when no
+// function entry describes the call: the effect lands on the object (for a
+// handle, on what it shares), or on the world. A kind with entries has no
+// other effects: its unlisted members only read it.
+struct ModelMember {
+  TypeKind Kind = TypeKind::Container;
+  // Member names; one ending in '*' is a prefix (fetch_*).
+  std::vector<std::string> Names;
+  ModelEffect Effect = ModelEffect::Pure;
+  bool Reads = false; // `read`: reads the object (an atomic_ref's load)
+  bool World = false; // On: world (opening a file is I/O whatever the file)
+  std::string File;
+  unsigned Line = 0;
+};
+
 // Objects that run a member function where a checkpoint expects a callable:
 // a module passed to rematch::torch::checkpoint runs its forward().
 struct ModelCallableObject {
@@ -187,6 +215,7 @@ struct ModelFile {
   std::vector<ModelCallableObject> CallableObjects;
   std::vector<ModelCallableHolder> CallableHolders;
   std::vector<std::string> ContainerMutators;
+  std::vector<ModelMember> Members;
   std::vector<std::string> LogStreams; // variables: std::cout, ...
   std::vector<std::string> StdHandles; // C FILE* variables: stdout, ...
   std::vector<ModelEntry> Functions;

@@ -376,6 +376,23 @@ private:
     return Ok;
   }
 
+  // Binds: {Callable: <arg>, Placeholders: <namespace>}; Callable required.
+  bool binds(yaml::Node *N, ModelBind &B) {
+    bool HasCallable = false;
+    bool Ok = mapping(N, "Binds", {"Callable", "Placeholders"},
+                      [&](StringRef K, yaml::Node *X) {
+                        if (K == "Placeholders") {
+                          auto S = scalar(X, "a namespace");
+                          return S && (B.Placeholders = *S, true);
+                        }
+                        HasCallable = true;
+                        return argOnly(X, X, B.Callable, "Callable");
+                      });
+    if (Ok && !HasCallable)
+      return fail(N, "Binds needs 'Callable'");
+    return Ok;
+  }
+
   // A function entry or rule: one branch per key, then the checks that
   // need several keys. A flat list (over 80 lines) read key by key.
   bool entry(yaml::Node *N, ModelEntry &E, bool Rule) {
@@ -388,13 +405,13 @@ private:
     static const StringRef FunctionKeys[] = {
         "Id",     "Name",    "Params", "Effect",  "On",     "Source",
         "Generator", "When", "Unless", "May",     "Draws",  "Subject",
-        "StdStreamArg", "Returns", "Visits"};
+        "StdStreamArg", "Returns", "Visits", "Binds"};
     static const StringRef RuleKeys[] = {
         "Id",         "Namespace", "Class",     "NamePrefix", "NameSuffix",
         "Names",      "HasParam",  "OverloadHasParam",        "Effect",
         "On",         "Source",    "Generator", "When",       "Unless",
         "May",        "Draws",     "Subject",   "StdStreamArg", "Returns",
-        "Visits"};
+        "Visits",     "Binds"};
     bool HasEffect = false;
     auto Str = [&](yaml::Node *V, std::string &Out, StringRef What) {
       auto S = scalar(V, What);
@@ -460,6 +477,8 @@ private:
             return returns(V, E.Returns.emplace());
           if (K == "Visits")
             return visits(V, E.Visits.emplace());
+          if (K == "Binds")
+            return binds(V, E.Binds.emplace());
           return false;
         });
     if (!Ok)
@@ -471,8 +490,8 @@ private:
       return fail(N, "a rule needs at least one of Namespace, Class, Names "
                      "or NamePrefix");
     E.HasEffect = HasEffect;
-    if (!HasEffect && !E.Returns && !E.Visits)
-      return fail(N, "an entry needs 'Effect', 'Returns' or 'Visits'");
+    if (!HasEffect && !E.Returns && !E.Visits && !E.Binds)
+      return fail(N, "an entry needs 'Effect', 'Returns', 'Visits' or 'Binds'");
     bool OnState = E.Effect == ModelEffect::StateWrite ||
                    E.Effect == ModelEffect::CounterUpdate ||
                    E.Effect == ModelEffect::CacheWrite;
@@ -590,18 +609,19 @@ private:
     return Ok;
   }
 
+  static constexpr std::pair<StringRef, TypeKind> Kinds[] = {
+      {"container", TypeKind::Container},
+      {"map", TypeKind::Map},
+      {"random-engine", TypeKind::RandomEngine},
+      {"random-device", TypeKind::RandomDevice},
+      {"replayed-generator", TypeKind::ReplayedGenerator},
+      {"file-stream", TypeKind::FileStream},
+      {"atomic", TypeKind::Atomic},
+      {"handle", TypeKind::Handle},
+      {"view", TypeKind::View},
+      {"value", TypeKind::Value}};
+
   bool types(yaml::Node *N, ModelFile &M) {
-    static const std::pair<StringRef, TypeKind> Kinds[] = {
-        {"container", TypeKind::Container},
-        {"map", TypeKind::Map},
-        {"random-engine", TypeKind::RandomEngine},
-        {"random-device", TypeKind::RandomDevice},
-        {"replayed-generator", TypeKind::ReplayedGenerator},
-        {"file-stream", TypeKind::FileStream},
-        {"atomic", TypeKind::Atomic},
-        {"handle", TypeKind::Handle},
-        {"view", TypeKind::View},
-        {"value", TypeKind::Value}};
     SmallVector<StringRef, 10> Keys;
     for (const auto &K : Kinds)
       Keys.push_back(K.first);
@@ -617,10 +637,49 @@ private:
     });
   }
 
+  // {Kind: <type kind>, Names: [...], Effect: <effect> | read,
+  //  On: this | world}; Kind, Names and Effect required.
+  bool member(yaml::Node *N, ModelMember &M) {
+    M.File = Path;
+    M.Line = position(N).first;
+    bool HasKind = false, HasNames = false, HasEffect = false;
+    bool Ok = mapping(
+        N, "a member entry", {"Kind", "Names", "Effect", "On"},
+        [&](StringRef K, yaml::Node *V) -> bool {
+          if (K == "Names")
+            return (HasNames = true, strings(V, M.Names, "member names"));
+          auto S = scalar(V, K == "Kind" ? "a type kind" : K == "On"
+                                                  ? "'this' or 'world'"
+                                                  : "an effect");
+          if (!S)
+            return false;
+          if (K == "Kind") {
+            HasKind = true;
+            for (const auto &Kind : Kinds)
+              if (Kind.first == *S)
+                return (M.Kind = Kind.second, true);
+            return fail(V, "unknown type kind '" + *S + "'");
+          }
+          if (K == "On") {
+            if (*S != "this" && *S != "world")
+              return fail(V, "expected 'this' or 'world'");
+            return (M.World = *S == "world", true);
+          }
+          HasEffect = true;
+          if (*S == "read")
+            return (M.Reads = true, true);
+          return effect(V, M.Effect);
+        });
+    if (Ok && (!HasKind || !HasNames || !HasEffect))
+      return fail(N, "a member entry needs 'Kind', 'Names' and 'Effect'");
+    return Ok;
+  }
+
   void file(yaml::Node *Root, ModelFile &M) {
     mapping(Root, "a model file",
             {"Model", "Sources", "EntryPoints", "Types", "CallableObjects",
-             "CallableHolders", "ContainerMutators", "LogStreams", "StdHandles", "Functions",
+             "CallableHolders", "ContainerMutators", "Members", "LogStreams",
+             "StdHandles", "Functions",
              "Rules", "Disable", "Analyse"},
             [&](StringRef K, yaml::Node *V) -> bool {
               if (K == "Model") {
@@ -651,6 +710,11 @@ private:
                             });
               if (K == "ContainerMutators")
                 return strings(V, M.ContainerMutators, "member names");
+              if (K == "Members")
+                return list(V, "member entries", M.Members,
+                            [&](yaml::Node *I, ModelMember &X) {
+                              return member(I, X);
+                            });
               if (K == "LogStreams")
                 return strings(V, M.LogStreams, "qualified variable names");
               if (K == "StdHandles")

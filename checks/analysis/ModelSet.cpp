@@ -61,6 +61,10 @@ ModelSet::ModelSet(std::vector<std::shared_ptr<const ModelFile>> InFiles,
           Types[trimmedName(N)] |= 1u << unsigned(T.Kind);
     for (const std::string &M : F->ContainerMutators)
       ContainerMutators.insert(M);
+    for (const ModelMember &M : F->Members) {
+      Members.push_back(&M);
+      MemberKinds |= 1u << unsigned(M.Kind);
+    }
     for (const std::string &V : F->LogStreams)
       LogStreams.insert(trimmedName(V));
     for (const std::string &V : F->StdHandles)
@@ -320,6 +324,18 @@ Expected<std::shared_ptr<const ModelSet>> modelsFor(const Config &C) {
   auto Set = std::make_shared<const ModelSet>(std::move(Files), C);
   std::lock_guard<std::mutex> Lock(Mutex);
   return Sets.try_emplace(Key, std::move(Set)).first->second;
+}
+
+const ModelMember *ModelSet::member(TypeKind K, llvm::StringRef Name) const {
+  // The last that names it: a project's file comes after the built-in ones.
+  for (auto It = Members.rbegin(); It != Members.rend(); ++It) {
+    if ((*It)->Kind != K)
+      continue;
+    for (llvm::StringRef N : (*It)->Names)
+      if (N.ends_with("*") ? Name.starts_with(N.drop_back()) : Name == N)
+        return *It;
+  }
+  return nullptr;
 }
 
 } // namespace clang::tidy::rematch

@@ -41,6 +41,12 @@ public:
   bool isContainerMutator(llvm::StringRef Member) const {
     return ContainerMutators.contains(Member);
   }
+  // What the models say a member of a kind does (Members:): the last
+  // entry that names it, or null. hasMembers: the kind has entries.
+  const ModelMember *member(TypeKind K, llvm::StringRef Name) const;
+  bool hasMembers(TypeKind K) const {
+    return MemberKinds & (1u << unsigned(K));
+  }
   bool isLogStream(llvm::StringRef QualifiedVar) const {
     return LogStreams.contains(QualifiedVar);
   }
@@ -106,6 +112,8 @@ private:
   llvm::StringSet<> FreshArguments; // entry points: ArgumentsFresh
   std::vector<ModelCallableObject> CallableObjects; // names trimmed
   std::vector<ModelCallableHolder> CallableHolders; // names trimmed
+  std::vector<const ModelMember *> Members;          // in load order
+  unsigned MemberKinds = 0;                          // TypeKind bits
 };
 
 // Where the built-in models are: $REMATCH_MODELS_DIR when set, else

@@ -72,7 +72,7 @@ void positives_map_subscript(rematch::Segment &seg, float x) {
 
 // A project container named in ContainerTypes.
 void positives_configured_container(float x) {
-  nn::checkpoint([x] { g_lru.insert(1, x); }); // expect: rematch-cache-write {{'g_lru'}}
+  nn::checkpoint([x] { g_lru.insert(1, x); }); // expect: rematch-cache-write {{'g_lru'}} expect-note: callable is checkpointed
 }
 
 // By-reference captures, members through this, a mutable lambda's copy, a
@@ -82,7 +82,7 @@ struct Memo {
   std::unordered_map<int, float> table_;
   rematch::Segment seg_;
   float lookup(int k, float v) {
-    return seg_.forward([this, k, v] {
+    return seg_.forward([this, k, v] { // expect-note: callable is checkpointed
       table_.try_emplace(k, v); // expect: rematch-cache-write {{'table_'}}
       return v;
     });
@@ -103,28 +103,28 @@ void record_step() {
 void positives_outside_objects(rematch::Segment &seg, Trainer &trainer,
                                std::vector<int> &out) {
   std::vector<int> local_cache;
-  seg.forward([&] { local_cache.push_back(1); }); // expect: rematch-cache-write {{'local_cache'}}
+  seg.forward([&] { local_cache.push_back(1); }); // expect: rematch-cache-write {{'local_cache'}} expect-note: callable is checkpointed
   std::set<int> pending;
-  seg.forward([pending]() mutable { pending.insert(1); }); // expect: rematch-cache-write {{'pending'}}
-  seg.forward(Recorder{});
-  seg.forward(record_step);
-  rematch::torch::checkpoint([](std::vector<int> &v) { v.push_back(2); }, out); // expect: rematch-cache-write {{mutates container 'v' with 'push_back'}}
-  rematch::torch::checkpoint([](std::vector<int> *v) { v->clear(); }, &out); // expect: rematch-cache-write {{mutates container '*v' with 'clear'}}
+  seg.forward([pending]() mutable { pending.insert(1); }); // expect: rematch-cache-write {{'pending'}} expect-note: callable is checkpointed
+  seg.forward(Recorder{}); // expect-note: callable is checkpointed
+  seg.forward(record_step); // expect-note: callable is checkpointed
+  rematch::torch::checkpoint([](std::vector<int> &v) { v.push_back(2); }, out); // expect: rematch-cache-write {{mutates container 'v' with 'push_back'}} expect-note: callable is checkpointed
+  rematch::torch::checkpoint([](std::vector<int> *v) { v->clear(); }, &out); // expect: rematch-cache-write {{mutates container '*v' with 'clear'}} expect-note: callable is checkpointed
   std::vector<int> *shared = &out;
-  trainer.run([shared] { shared->resize(8); }); // expect: rematch-cache-write {{mutates container '*shared' with 'resize'}}
-  run_block([&out] { out.emplace_back(3); }); // expect: rematch-cache-write {{mutates container 'out' with 'emplace_back'}}
+  trainer.run([shared] { shared->resize(8); }); // expect: rematch-cache-write {{mutates container '*shared' with 'resize'}} expect-note: callable is checkpointed
+  run_block([&out] { out.emplace_back(3); }); // expect: rematch-cache-write {{mutates container 'out' with 'emplace_back'}} expect-note: callable is checkpointed
   auto body = [] { g_ids.erase(1); }; // expect: rematch-cache-write {{mutates container 'g_ids' with 'erase'}}
-  seg.forward(body);
-  seg.forward(std::function<void()>([] { g_seen.clear(); })); // expect: rematch-cache-write {{mutates container 'g_seen' with 'clear'}}
+  seg.forward(body); // expect-note: callable is checkpointed
+  seg.forward(std::function<void()>([] { g_seen.clear(); })); // expect: rematch-cache-write {{mutates container 'g_seen' with 'clear'}} expect-note: callable is checkpointed
 }
 
 void positives_framework_entry_points(const ttml::autograd::TensorPtr &in) {
   std::vector<mlx::core::array> saved;
-  mlx::core::checkpoint([&saved](const std::vector<mlx::core::array> &xs) {
+  mlx::core::checkpoint([&saved](const std::vector<mlx::core::array> &xs) { // expect-note: callable is checkpointed
     saved.push_back(xs[0]); // expect: rematch-cache-write {{mutates container 'saved' with 'push_back'}}
     return xs;
   });
-  ttml::models::common::transformer::memory_efficient_runner(
+  ttml::models::common::transformer::memory_efficient_runner( // expect-note: callable is checkpointed
       [](const ttml::autograd::TensorPtr &t, const ttml::autograd::TensorPtr &) {
         g_cache.push_back(t->value); // expect: rematch-cache-write {{mutates container 'g_cache' with 'push_back'}}
         return t;
@@ -159,7 +159,7 @@ void negatives_local_containers(rematch::Segment &seg, float x) {
 // Reading a container is a global read, not a cache write; element
 // assignment through vector operator[] is a state write.
 void negatives_reads_and_element_writes(rematch::Segment &seg, float x) {
-  seg.forward([x] {
+  seg.forward([x] { // expect-note: callable is checkpointed
     float a = g_cache[0]; // expect: rematch-global-read {{reads mutable global 'g_cache'}}
     float b = g_by_id.at(1); // expect: rematch-global-read {{reads mutable global 'g_by_id'}}
     bool c = g_seen.count(2) > 0; // expect: rematch-global-read {{reads mutable global 'g_seen'}}
@@ -197,7 +197,7 @@ void negatives_guarded(rematch::Segment &seg, float x) {
 
 // Suppressed.
 void negatives_nolint(rematch::Segment &seg, float x) {
-  seg.forward([x] {
+  seg.forward([x] { // expect-note: callable is checkpointed
     g_cache.push_back(x); // NOLINT
     g_cache.push_back(x); // NOLINT(rematch-cache-write)
     // NOLINTNEXTLINE(rematch-cache-write)

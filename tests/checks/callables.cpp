@@ -19,7 +19,7 @@ unsigned positive_engine_as_data(std::mt19937 &engine, float x) {
   return nn::checkpoint_with( // expect-note: callable is checkpointed by this call to 'nn::checkpoint_with'
       [](std::mt19937 &g, float v) {
         std::uniform_real_distribution<float> d(0, 1);
-        return unsigned(d(g) * v); // expect: rematch-unreplayed-rng
+        return unsigned(d(g) * v); // expect: rematch-unreplayed-rng {{draws from 'g', which is not replayed}}
       },
       engine, x);
 }
@@ -33,13 +33,13 @@ unsigned negative_functor_as_data(float x) {
 // Callable: 1 names the second argument; the first (a callable too) runs in
 // the caller, once.
 void positive_named_position() {
-  nn::run_with([] { ++g_calls; }, // not checkpointed: the options hook
-               [] { ++g_calls; }); // expect: rematch-counter-update
+  nn::run_with([] { ++g_calls; }, // not checkpointed: the options hook expect-note: callable is checkpointed
+               [] { ++g_calls; }); // expect: rematch-counter-update {{increments 'g_calls'}}
 }
 
 // The annotated parameter, not the first callable argument.
 void positive_annotated_parameter() {
-  run_after([] { ++g_calls; }, // expect: rematch-counter-update
+  run_after([] { ++g_calls; }, // expect: rematch-counter-update {{increments 'g_calls'}} expect-note: callable is checkpointed
             [] { ++g_calls; });
 }
 
@@ -48,8 +48,8 @@ void positive_annotated_parameter() {
 // A library functor handed to the entry point: its body is in a system
 // header, so the finding is at the argument, with the effect in a note.
 void positive_library_functor(rematch::Segment &seg) {
-  seg.forward(g_ticker); // expect: rematch-counter-update {{checkpointed functor 'vendor::Ticker' increments 'n'}}
-  seg.forward(g_lcg); // expect: rematch-state-write {{checkpointed functor 'vendor::Lcg' writes 's'}}
+  seg.forward(g_ticker); // expect: rematch-counter-update {{checkpointed functor 'vendor::Ticker' increments 'n'}} expect-note: callable is checkpointed
+  seg.forward(g_lcg); // expect: rematch-state-write {{checkpointed functor 'vendor::Lcg' writes 's'}} expect-note: callable is checkpointed
 }
 
 // A library functor that calls user code: reported at the argument too,
@@ -61,5 +61,5 @@ struct Bump {
 };
 void positive_library_functor_calling_user_code(rematch::Segment &seg) {
   vendor::Twice<Bump> twice{};
-  seg.forward(twice); // expect: rematch-counter-update {{checkpointed functor 'vendor::Twice' calls 'Bump::operator()', which increments 'g_calls'}}
+  seg.forward(twice); // expect: rematch-counter-update {{checkpointed functor 'vendor::Twice' calls 'Bump::operator()', which increments 'g_calls'}} expect-note: callable is checkpointed
 }

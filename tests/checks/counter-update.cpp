@@ -62,7 +62,7 @@ void positives_atomic_and_static_storage(rematch::Segment &seg) {
 
 // A function-local static: its declaration is not reported, its updates are.
 void positives_local_static(rematch::Segment &seg) {
-  seg.forward([] {
+  seg.forward([] { // expect-note: callable is checkpointed
     static int calls = 0;
     ++calls; // expect: rematch-counter-update {{increments 'calls'}}
     return calls; // expect: rematch-global-read {{reads mutable global 'calls'}}
@@ -73,7 +73,7 @@ void positives_local_static(rematch::Segment &seg) {
 // counter-update is reported for it. A different global on the right-hand
 // side is a separate read.
 void positives_one_effect_one_check(float x) {
-  rematch::torch::checkpoint(
+  rematch::torch::checkpoint( // expect-note: callable is checkpointed
       [&](float v) {
         g_loss_sum += v; // expect: rematch-counter-update {{updates 'g_loss_sum' with '+='}}
         g_loss_sum += g_scale; // expect: rematch-counter-update {{updates 'g_loss_sum' with '+='}}, rematch-global-read {{'g_scale'}}
@@ -96,8 +96,8 @@ void positives_by_ref_capture() {
 // The same closure object runs twice, so a mutable lambda's copies count.
 void positives_mutable_lambda(rematch::Segment &seg) {
   int n = 0;
-  seg.forward([n]() mutable { ++n; }); // expect: rematch-counter-update {{increments 'n'}}
-  seg.forward([m = g_steps]() mutable { return m++; }); // expect: rematch-counter-update {{'m'}}
+  seg.forward([n]() mutable { ++n; }); // expect: rematch-counter-update {{increments 'n'}} expect-note: callable is checkpointed
+  seg.forward([m = g_steps]() mutable { return m++; }); // expect: rematch-counter-update {{'m'}} expect-note: callable is checkpointed
 }
 
 // A functor whose operator() is not const: its own members outlive a call.
@@ -132,7 +132,7 @@ struct Block {
   float mass_ = 0;
   rematch::Segment seg_;
   void forward(float x) {
-    seg_.forward([this, x] {
+    seg_.forward([this, x] { // expect-note: callable is checkpointed
       ++steps_; // expect: rematch-counter-update {{increments 'steps_'}}
       mass_ += x; // expect: rematch-counter-update {{updates 'mass_' with '+='}}
       return x;
@@ -143,23 +143,23 @@ struct Block {
 // Objects reached through reference and pointer parameters of the callable,
 // and the pointee of a captured pointer.
 void positives_params_and_pointers(Stats &stats, int *counter) {
-  rematch::torch::checkpoint([](Stats &s) { ++s.calls; }, stats); // expect: rematch-counter-update {{increments 's.calls'}}
-  rematch::torch::checkpoint([](int *c) { (*c)++; }, counter); // expect: rematch-counter-update {{increments '*c'}}
+  rematch::torch::checkpoint([](Stats &s) { ++s.calls; }, stats); // expect: rematch-counter-update {{increments 's.calls'}} expect-note: callable is checkpointed
+  rematch::torch::checkpoint([](int *c) { (*c)++; }, counter); // expect: rematch-counter-update {{increments '*c'}} expect-note: callable is checkpointed
   Stats *p = &stats;
-  nn::checkpoint([p] { p->total -= 2; }); // expect: rematch-counter-update {{updates 'p->total' with '-='}}
+  nn::checkpoint([p] { p->total -= 2; }); // expect: rematch-counter-update {{updates 'p->total' with '-='}} expect-note: callable is checkpointed
 }
 
 // The other entry points.
 void positives_entry_points(Trainer &trainer, const ttml::autograd::TensorPtr &in) {
-  run_block([] { ++g_steps; }); // expect: rematch-counter-update {{increments 'g_steps'}}
+  run_block([] { ++g_steps; }); // expect: rematch-counter-update {{increments 'g_steps'}} expect-note: callable is checkpointed
   // expect-next-line: rematch-counter-update {{updates 'g_budget' with '-='}}
   nn::checkpoint([] { g_budget -= 1; }); // expect-note: callable is checkpointed by this call to 'nn::checkpoint'
-  trainer.run([] { --g_budget; }); // expect: rematch-counter-update {{decrements 'g_budget'}}
+  trainer.run([] { --g_budget; }); // expect: rematch-counter-update {{decrements 'g_budget'}} expect-note: callable is checkpointed
   auto body = [] { ++g_steps; }; // expect: rematch-counter-update {{increments 'g_steps'}}
-  Trainer().run(body);
+  Trainer().run(body); // expect-note: callable is checkpointed
   rematch::Segment seg;
-  seg.forward(std::function<void()>([] { g_calls.fetch_add(1); })); // expect: rematch-counter-update {{increments 'g_calls' with 'fetch_add'}}
-  ttml::models::common::transformer::memory_efficient_runner(
+  seg.forward(std::function<void()>([] { g_calls.fetch_add(1); })); // expect: rematch-counter-update {{increments 'g_calls' with 'fetch_add'}} expect-note: callable is checkpointed
+  ttml::models::common::transformer::memory_efficient_runner( // expect-note: callable is checkpointed
       [](const ttml::autograd::TensorPtr &x, const ttml::autograd::TensorPtr &) {
         g_steps++; // expect: rematch-counter-update {{increments 'g_steps'}}
         return x;
@@ -245,7 +245,7 @@ void guard_branches(rematch::Segment &seg, bool flag) {
       ++g_recomputes;
     }
   });
-  seg.forward([flag] {
+  seg.forward([flag] { // expect-note: callable is checkpointed
     if (rematch::recomputing() && flag)
       ++g_recomputes;
     else
@@ -259,7 +259,7 @@ void guard_branches(rematch::Segment &seg, bool flag) {
 
 // Suppressed, in all the forms clang-tidy knows.
 void negatives_nolint(rematch::Segment &seg) {
-  seg.forward([] {
+  seg.forward([] { // expect-note: callable is checkpointed
     ++g_steps; // NOLINT
     ++g_steps; // NOLINT(rematch-counter-update)
     ++g_steps; // NOLINT(rematch-*)

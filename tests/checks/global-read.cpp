@@ -79,7 +79,7 @@ struct Stats {
   int n = 0;
   float sum = 0;
   void record(float x) {
-    ++n;
+    ++n; // expect-note: 'Stats::record' increments 'n' here
     sum += x;
   }
   int count() const { return n; }
@@ -129,7 +129,7 @@ float positives_container_reads(float x) {
 float positives_local_static(rematch::Segment &seg, float x) {
   static float s = 1.0f;
   s = x; // outside the checkpoint: changes between the passes
-  return seg.forward([x] {
+  return seg.forward([x] { // expect-note: callable is checkpointed
     return x * s; // expect: rematch-global-read {{'s'}}
   });
 }
@@ -150,7 +150,7 @@ float negative_never_written_global(rematch::Segment &seg, float x) {
 }
 
 float positives_external_linkage_unproven(rematch::Segment &seg, float x) {
-  return seg.forward([x] {
+  return seg.forward([x] { // expect-note: callable is checkpointed
     float y = x * g_defined_not_written; // expect: rematch-global-read {{reads mutable global 'g_defined_not_written'; the recomputation in backward may see a different value: 'g_defined_not_written' may be written in another translation unit; whole-program analysis (--summaries-dir) can prove it constant}}
     y += g_declared_only; // expect: rematch-global-read {{'g_declared_only' may be written in another translation unit}}
     y += g_escapes; // expect: rematch-global-read {{reads mutable global 'g_escapes'; the recomputation in backward may see a different value}}
@@ -161,13 +161,13 @@ float positives_external_linkage_unproven(rematch::Segment &seg, float x) {
 
 // The reason is given only where it is the reason.
 float negative_message_for_written_global(rematch::Segment &seg, float x) {
-  return seg.forward([x] {
+  return seg.forward([x] { // expect-note: callable is checkpointed
     return x * g_scale; // expect: rematch-global-read {{may see a different value}} {{!another translation unit}}
   });
 }
 
 void positives_method_reads_and_changes(rematch::Segment &seg, float x) {
-  seg.forward([x] {
+  seg.forward([x] { // expect-note: callable is checkpointed
     g_stats.record(x); // expect: rematch-counter-update {{calls 'Stats::record', which increments 'n'}}
     int n = g_stats.count(); // expect: rematch-global-read {{'g_stats'}}
     float m = g_stats.mean(); // expect: rematch-global-read {{'g_stats'}}
@@ -177,16 +177,16 @@ void positives_method_reads_and_changes(rematch::Segment &seg, float x) {
 
 // Through a call that reads a constant-in-all-but-name global first and a
 // written one after it: the first must not hide the second.
-float reads_unwritten_then_written() { return g_never_written + g_scale; }
+float reads_unwritten_then_written() { return g_never_written + g_scale; } // expect-note: 'reads_unwritten_then_written' reads mutable global 'g_scale' here
 float positive_written_after_unwritten(rematch::Segment &seg, float x) {
-  return seg.forward([x] {
+  return seg.forward([x] { // expect-note: callable is checkpointed
     return x * reads_unwritten_then_written(); // expect: rematch-global-read {{calls 'reads_unwritten_then_written', which reads mutable global 'g_scale'}}
   });
 }
 
 // Default arguments are evaluated at the call inside the callable.
 float positives_default_argument(rematch::Segment &seg, float x) {
-  return seg.forward([x] {
+  return seg.forward([x] { // expect-note: callable is checkpointed
     return scaled(x); // expect: rematch-global-read {{'g_scale'}}
   });
 }
@@ -194,7 +194,7 @@ float positives_default_argument(rematch::Segment &seg, float x) {
 // One effect, one check: writes, updates, container mutation and draws
 // also touch the global but are reported by their own check only.
 void positives_one_effect_one_check(rematch::Segment &seg, float x) {
-  seg.forward([x] {
+  seg.forward([x] { // expect-note: callable is checkpointed
     g_out = x; // expect: rematch-state-write {{writes 'g_out'}}
     g_out = g_scale; // expect: rematch-state-write {{writes 'g_out'}}, rematch-global-read {{'g_scale'}}
     ++g_steps; // expect: rematch-counter-update {{increments 'g_steps'}}
@@ -220,7 +220,7 @@ struct Layer {
   float w_ = 1;
   rematch::Segment seg_;
   float forward(float x) {
-    return seg_.forward([this, x] {
+    return seg_.forward([this, x] { // expect-note: callable is checkpointed
       return w_ * x * Config::base_lr; // expect: rematch-global-read {{'Config::base_lr'}}
     });
   }
@@ -228,18 +228,18 @@ struct Layer {
 void positives_entry_points(rematch::Segment &seg, Trainer &trainer,
                             const ttml::autograd::TensorPtr &in) {
   seg.forward(ScaledStep{}); // expect-note: call to 'rematch::Segment::forward'
-  seg.forward(&read_step);
-  run_block([] { pure_twice(g_scale); }); // expect: rematch-global-read {{reads mutable global 'g_scale'}}
-  trainer.run([] { return g_steps; }); // expect: rematch-global-read {{reads mutable global 'g_steps'}}
+  seg.forward(&read_step); // expect-note: callable is checkpointed
+  run_block([] { pure_twice(g_scale); }); // expect: rematch-global-read {{reads mutable global 'g_scale'}} expect-note: callable is checkpointed
+  trainer.run([] { return g_steps; }); // expect: rematch-global-read {{reads mutable global 'g_steps'}} expect-note: callable is checkpointed
   auto body = [] { return g_training; }; // expect: rematch-global-read {{reads mutable global 'g_training'}}
-  seg.forward(body);
-  seg.forward(std::function<float()>([] { return g_scale; })); // expect: rematch-global-read {{reads mutable global 'g_scale'}}
-  rematch::torch::checkpoint([](float v) { return v * g_scale; }, 1.0f); // expect: rematch-global-read {{reads mutable global 'g_scale'}}
-  mlx::core::checkpoint([](const std::vector<mlx::core::array> &xs) {
+  seg.forward(body); // expect-note: callable is checkpointed
+  seg.forward(std::function<float()>([] { return g_scale; })); // expect: rematch-global-read {{reads mutable global 'g_scale'}} expect-note: callable is checkpointed
+  rematch::torch::checkpoint([](float v) { return v * g_scale; }, 1.0f); // expect: rematch-global-read {{reads mutable global 'g_scale'}} expect-note: callable is checkpointed
+  mlx::core::checkpoint([](const std::vector<mlx::core::array> &xs) { // expect-note: callable is checkpointed
     float s = g_scale; // expect: rematch-global-read {{reads mutable global 'g_scale'}}
     return s > 0 ? xs : xs;
   });
-  ttml::models::common::transformer::memory_efficient_runner(
+  ttml::models::common::transformer::memory_efficient_runner( // expect-note: callable is checkpointed
       [](const ttml::autograd::TensorPtr &t, const ttml::autograd::TensorPtr &) {
         return g_training ? t : t; // expect: rematch-global-read {{reads mutable global 'g_training'}}
       },
@@ -286,7 +286,7 @@ float negatives_caller_side(rematch::Segment &seg, float x) {
 
 // The left-hand side of a plain assignment is a write, not a read.
 void negatives_assignment_lhs(rematch::Segment &seg) {
-  seg.forward([] {
+  seg.forward([] { // expect-note: callable is checkpointed
     g_out = 1.0f; // expect: rematch-state-write {{writes 'g_out'}}
     g_cfg.lr = 0.5f; // expect: rematch-state-write {{writes 'g_cfg.lr'}}
   });
@@ -313,7 +313,7 @@ float negatives_guarded(rematch::Segment &seg, float x) {
 
 // Suppressed.
 float negatives_nolint(rematch::Segment &seg, float x) {
-  return seg.forward([x] {
+  return seg.forward([x] { // expect-note: callable is checkpointed
     float y = x * g_scale; // NOLINT
     y += g_scale; // NOLINT(rematch-global-read)
     // NOLINTNEXTLINE(rematch-global-read)

@@ -29,14 +29,14 @@ void open_log() { g_file = fopen("log.txt", "w"); }
 // Streams opened inside the callable: the opening is reported, not the use.
 float positives_local_streams(rematch::Segment &seg, float x) {
   return seg.forward([x] { // expect-note: callable is checkpointed by this call to 'rematch::Segment::forward'; it runs again during backward
-    std::ofstream out("activations.txt"); // expect: rematch-io
+    std::ofstream out("activations.txt"); // expect: rematch-io {{performs I/O through 'std::ofstream'}}
     out << x;
     out.write("abc", 3);
     std::ifstream in; // not opened yet
-    in.open("weights.bin"); // expect: rematch-io
+    in.open("weights.bin"); // expect: rematch-io {{performs I/O through 'std::ifstream' with 'open'}}
     float w = 0;
     in >> w;
-    std::fstream both("scratch.txt"); // expect: rematch-io
+    std::fstream both("scratch.txt"); // expect: rematch-io {{performs I/O through 'std::fstream'}}
     std::string line;
     std::getline(both, line);
     return x + w;
@@ -48,14 +48,14 @@ void positives_outside_streams(rematch::Segment &seg, float x) {
   std::ofstream report("report.txt");
   seg.recompute([&report, x] { // expect-note: call to 'rematch::Segment::recompute'
     g_trace << x; // expect: rematch-io {{'g_trace'}}
-    g_trace.write("abc", 3); // expect: rematch-io
+    g_trace.write("abc", 3); // expect: rematch-io {{performs I/O through 'g_trace' with 'write'}}
     report << "x"; // expect: rematch-io {{'report'}}
     float v = 0;
-    g_input >> v; // expect: rematch-io
+    g_input >> v; // expect: rematch-io {{performs I/O through 'g_input' with '>>'}}
     char buf[8];
-    g_input.read(buf, 8); // expect: rematch-io
+    g_input.read(buf, 8); // expect: rematch-io {{performs I/O through 'g_input' with 'read'}}
     std::string line;
-    std::getline(g_input, line); // expect: rematch-io
+    std::getline(g_input, line); // expect: rematch-io {{performs I/O through 'g_input' with 'getline'}}
   });
 }
 
@@ -65,23 +65,23 @@ void positives_c_and_posix(float x) {
     FILE *f = fopen("dump.bin", "wb"); // expect: rematch-io {{checkpointed lambda performs I/O through 'fopen'; the recomputation in backward repeats it}}
     fwrite(&x, sizeof x, 1, f); // expect: rematch-io {{'fwrite'}}
     fputs("x", f); // expect: rematch-io {{'fputs'}}
-    fputc('x', f); // expect: rematch-io
+    fputc('x', f); // expect: rematch-io {{performs I/O through 'fputc'}}
     fprintf(f, "%f\n", x); // expect: rematch-io {{'fprintf'}}
     fclose(f); // expect: rematch-io {{'fclose'}}
-    FILE *r = freopen("in.txt", "r", f); // expect: rematch-io
+    FILE *r = freopen("in.txt", "r", f); // expect: rematch-io {{performs I/O through 'freopen'}}
     char buf[16];
-    fread(buf, 1, 16, r); // expect: rematch-io
-    fgets(buf, 16, r); // expect: rematch-io
+    fread(buf, 1, 16, r); // expect: rematch-io {{performs I/O through 'fread'}}
+    fgets(buf, 16, r); // expect: rematch-io {{performs I/O through 'fgets'}}
     int n = 0;
-    fscanf(r, "%d", &n); // expect: rematch-io
+    fscanf(r, "%d", &n); // expect: rematch-io {{performs I/O through 'fscanf'}}
     int fd = open("data.bin", O_RDONLY); // expect: rematch-io {{'open'}}
     read(fd, buf, 16); // expect: rematch-io {{'read'}}
     write(fd, buf, 16); // expect: rematch-io {{'write'}}
-    remove("old.txt"); // expect: rematch-io
-    rename("a.txt", "b.txt"); // expect: rematch-io
-    std::system("sync"); // expect: rematch-io
-    system("sync"); // expect: rematch-io
-    FILE *p = popen("ls", "r"); // expect: rematch-io
+    remove("old.txt"); // expect: rematch-io {{performs I/O through 'remove'}}
+    rename("a.txt", "b.txt"); // expect: rematch-io {{performs I/O through 'rename'}}
+    std::system("sync"); // expect: rematch-io {{performs I/O through 'system'}}
+    system("sync"); // expect: rematch-io {{performs I/O through 'system'}}
+    FILE *p = popen("ls", "r"); // expect: rematch-io {{performs I/O through 'popen'}}
     storage::upload("ckpt.bin"); // expect: rematch-io {{'storage::upload'}}
     return p != nullptr;
   });
@@ -102,27 +102,27 @@ struct Writer {
   std::ofstream log_;
   rematch::Segment seg_;
   void forward(float x) {
-    seg_.forward([this, x] { log_ << x; }); // expect: rematch-io
+    seg_.forward([this, x] { log_ << x; }); // expect: rematch-io {{performs I/O through 'log_' with '<<'}} expect-note: callable is checkpointed
   }
 };
 void positives_callable_forms(rematch::Segment &seg, Trainer &trainer,
                               std::ofstream &sink,
                               const ttml::autograd::TensorPtr &in) {
-  seg.forward(Dumper{});
-  seg.forward(io_step);
-  run_block([] { fopen("a", "r"); }); // expect: rematch-io
-  trainer.run([&sink] { sink << 2; }); // expect: rematch-io
-  auto body = [] { remove("tmp"); }; // expect: rematch-io
-  seg.forward(body);
-  seg.forward(std::function<void()>([] { system("true"); })); // expect: rematch-io
-  rematch::torch::checkpoint([](std::ofstream &o) { o << 3; }, sink); // expect: rematch-io
-  mlx::core::checkpoint([](const std::vector<mlx::core::array> &xs) {
-    std::ofstream dump("mlx.txt"); // expect: rematch-io
+  seg.forward(Dumper{}); // expect-note: callable is checkpointed
+  seg.forward(io_step); // expect-note: callable is checkpointed
+  run_block([] { fopen("a", "r"); }); // expect: rematch-io {{performs I/O through 'fopen'}} expect-note: callable is checkpointed
+  trainer.run([&sink] { sink << 2; }); // expect: rematch-io {{performs I/O through 'sink' with '<<'}} expect-note: callable is checkpointed
+  auto body = [] { remove("tmp"); }; // expect: rematch-io {{performs I/O through 'remove'}}
+  seg.forward(body); // expect-note: callable is checkpointed
+  seg.forward(std::function<void()>([] { system("true"); })); // expect: rematch-io {{performs I/O through 'system'}} expect-note: callable is checkpointed
+  rematch::torch::checkpoint([](std::ofstream &o) { o << 3; }, sink); // expect: rematch-io {{performs I/O through 'o' with '<<'}} expect-note: callable is checkpointed
+  mlx::core::checkpoint([](const std::vector<mlx::core::array> &xs) { // expect-note: callable is checkpointed
+    std::ofstream dump("mlx.txt"); // expect: rematch-io {{performs I/O through 'std::ofstream'}}
     return xs;
   });
-  ttml::models::common::transformer::memory_efficient_runner(
+  ttml::models::common::transformer::memory_efficient_runner( // expect-note: callable is checkpointed
       [](const ttml::autograd::TensorPtr &t, const ttml::autograd::TensorPtr &) {
-        fclose(g_file); // expect: rematch-io, rematch-global-read
+        fclose(g_file); // expect: rematch-io {{performs I/O through 'fclose'}}, rematch-global-read {{reads mutable global 'g_file'}}
         return t;
       },
       in, in);
@@ -145,11 +145,11 @@ float negatives_no_io(rematch::Segment &seg, float x) {
 
 // Console output is logging, not I/O.
 void negatives_console(rematch::Segment &seg) {
-  seg.forward([] {
-    write(1, "x", 1); // expect: rematch-logging
-    write(2, "x", 1); // expect: rematch-logging
-    fprintf(stderr, "x\n"); // expect: rematch-logging
-    fprintf(stdout, "x\n"); // expect: rematch-logging
+  seg.forward([] { // expect-note: callable is checkpointed
+    write(1, "x", 1); // expect: rematch-logging {{logs through 'write'}}
+    write(2, "x", 1); // expect: rematch-logging {{logs through 'write'}}
+    fprintf(stderr, "x\n"); // expect: rematch-logging {{logs through 'fprintf'}}
+    fprintf(stdout, "x\n"); // expect: rematch-logging {{logs through 'fprintf'}}
   });
 }
 
@@ -173,7 +173,7 @@ void negatives_guarded(rematch::Segment &seg, float x) {
 
 // Suppressed.
 void negatives_nolint(rematch::Segment &seg) {
-  seg.forward([] {
+  seg.forward([] { // expect-note: callable is checkpointed
     fopen("a", "r"); // NOLINT
     fopen("a", "r"); // NOLINT(rematch-io)
     // NOLINTNEXTLINE(rematch-io)
@@ -182,7 +182,7 @@ void negatives_nolint(rematch::Segment &seg) {
     system("true");
     g_trace << 1;
     // NOLINTEND(rematch-io)
-    fopen("a", "r"); // NOLINT(rematch-logging) expect: rematch-io
+    fopen("a", "r"); // NOLINT(rematch-logging) expect: rematch-io {{performs I/O through 'fopen'}}
   });
 }
 

@@ -37,9 +37,9 @@ float positives_iostreams(rematch::Segment &seg, float x) {
               << std::endl;
     std::cerr << "warning\n"; // expect: rematch-logging {{'std::cerr'}}
     std::clog << x; // expect: rematch-logging {{'std::clog'}}
-    std::cout.write("abc", 3); // expect: rematch-logging
-    std::cout.put('\n'); // expect: rematch-logging
-    std::cout << g_scale; // expect: rematch-logging, rematch-global-read {{'g_scale'}}
+    std::cout.write("abc", 3); // expect: rematch-logging {{logs through 'std::cout'}}
+    std::cout.put('\n'); // expect: rematch-logging {{logs through 'std::cout'}}
+    std::cout << g_scale; // expect: rematch-logging {{logs through 'std::cout'}}, rematch-global-read {{'g_scale'}}
     return x;
   });
 }
@@ -47,31 +47,31 @@ float positives_iostreams(rematch::Segment &seg, float x) {
 void positives_c_stdio(rematch::Segment &seg, int step) {
   seg.recompute([step] { // expect-note: call to 'rematch::Segment::recompute'
     printf("step %d\n", step); // expect: rematch-logging {{'printf'}}
-    std::printf("step %d\n", step); // expect: rematch-logging
+    std::printf("step %d\n", step); // expect: rematch-logging {{logs through 'printf'}}
     fprintf(stdout, "step %d\n", step); // expect: rematch-logging {{'fprintf'}}
-    fprintf(stderr, "step %d\n", step); // expect: rematch-logging
+    fprintf(stderr, "step %d\n", step); // expect: rematch-logging {{logs through 'fprintf'}}
     puts("step"); // expect: rematch-logging {{'puts'}}
-    putchar('.'); // expect: rematch-logging
-    perror("step"); // expect: rematch-logging
-    write(1, "x\n", 2); // expect: rematch-logging
-    write(2, "x\n", 2); // expect: rematch-logging
+    putchar('.'); // expect: rematch-logging {{logs through 'putchar'}}
+    perror("step"); // expect: rematch-logging {{logs through 'perror'}}
+    write(1, "x\n", 2); // expect: rematch-logging {{logs through 'write'}}
+    write(2, "x\n", 2); // expect: rematch-logging {{logs through 'write'}}
     syslog(LOG_INFO, "step %d", step); // expect: rematch-logging {{'syslog'}}
-    std::print("step {}\n", step); // expect: rematch-logging
-    std::println("step {}", step); // expect: rematch-logging
+    std::print("step {}\n", step); // expect: rematch-logging {{logs through 'std::print'}}
+    std::println("step {}", step); // expect: rematch-logging {{logs through 'std::println'}}
   });
 }
 
 void positives_libraries(int step) {
   nn::checkpoint([step] { // expect-note: 'nn::checkpoint'
     spdlog::info("step {}", step); // expect: rematch-logging {{'spdlog::info'}}
-    spdlog::warn("step {}", step); // expect: rematch-logging
-    spdlog::error("step {}", step); // expect: rematch-logging
-    spdlog::debug("step {}", step); // expect: rematch-logging
-    spdlog::trace("step {}", step); // expect: rematch-logging
-    spdlog::critical("step {}", step); // expect: rematch-logging
+    spdlog::warn("step {}", step); // expect: rematch-logging {{logs through 'spdlog::warn'}}
+    spdlog::error("step {}", step); // expect: rematch-logging {{logs through 'spdlog::error'}}
+    spdlog::debug("step {}", step); // expect: rematch-logging {{logs through 'spdlog::debug'}}
+    spdlog::trace("step {}", step); // expect: rematch-logging {{logs through 'spdlog::trace'}}
+    spdlog::critical("step {}", step); // expect: rematch-logging {{logs through 'spdlog::critical'}}
     fmt::print("step {}\n", step); // expect: rematch-logging {{'fmt::print'}}
-    LOG(INFO) << "step " << step; // expect: rematch-logging
-    LOG(WARNING) << "slow"; // expect: rematch-logging
+    LOG(INFO) << "step " << step; // expect: rematch-logging {{logs through 'google::LogMessage::stream'}}
+    LOG(WARNING) << "slow"; // expect: rematch-logging {{logs through 'google::LogMessage::stream'}}
     telemetry::emit("step", 1.0f); // expect: rematch-logging {{'telemetry::emit'}}
   });
 }
@@ -79,19 +79,19 @@ void positives_libraries(int step) {
 // spdlog logger objects, reached through a captured pointer and a call.
 void positives_logger_objects(Trainer &trainer) {
   spdlog::logger *log = spdlog::default_logger_raw();
-  trainer.run([log] {
-    log->info("step"); // expect: rematch-logging
-    spdlog::get("train")->warn("slow"); // expect: rematch-logging
+  trainer.run([log] { // expect-note: callable is checkpointed
+    log->info("step"); // expect: rematch-logging {{logs through 'spdlog::logger::info'}}
+    spdlog::get("train")->warn("slow"); // expect: rematch-logging {{logs through 'spdlog::logger::warn'}}
   });
 }
 
 // An ordinary runtime condition still runs during the recomputation.
 void positives_runtime_condition(rematch::Segment &seg, bool verbose) {
-  seg.forward([verbose] {
+  seg.forward([verbose] { // expect-note: callable is checkpointed
     if (verbose)
-      std::cout << "verbose\n"; // expect: rematch-logging
-    if (g_verbose) // expect: rematch-global-read
-      puts("verbose"); // expect: rematch-logging
+      std::cout << "verbose\n"; // expect: rematch-logging {{logs through 'std::cout'}}
+    if (g_verbose) // expect: rematch-global-read {{reads mutable global 'g_verbose'}}
+      puts("verbose"); // expect: rematch-logging {{logs through 'puts'}}
   });
 }
 
@@ -109,27 +109,27 @@ struct Block {
   int id_ = 0;
   rematch::Segment seg_;
   void forward() {
-    seg_.forward([this] { std::cout << id_; }); // expect: rematch-logging
+    seg_.forward([this] { std::cout << id_; }); // expect: rematch-logging {{logs through 'std::cout'}} expect-note: callable is checkpointed
   }
 };
 void positives_callable_forms(rematch::Segment &seg,
                               const ttml::autograd::TensorPtr &in) {
-  seg.forward(LoggingStep{});
-  seg.forward(&log_step);
-  run_block([] { puts("block"); }); // expect: rematch-logging
-  auto body = [] { spdlog::info("body"); }; // expect: rematch-logging
-  seg.forward(body);
-  seg.forward(std::function<void()>([] { std::clog << 1; })); // expect: rematch-logging
+  seg.forward(LoggingStep{}); // expect-note: callable is checkpointed
+  seg.forward(&log_step); // expect-note: callable is checkpointed
+  run_block([] { puts("block"); }); // expect: rematch-logging {{logs through 'puts'}} expect-note: callable is checkpointed
+  auto body = [] { spdlog::info("body"); }; // expect: rematch-logging {{logs through 'spdlog::info'}}
+  seg.forward(body); // expect-note: callable is checkpointed
+  seg.forward(std::function<void()>([] { std::clog << 1; })); // expect: rematch-logging {{logs through 'std::clog'}} expect-note: callable is checkpointed
   int calls = 0;
-  seg.forward([calls]() mutable { printf("%d\n", calls); }); // expect: rematch-logging
-  rematch::torch::checkpoint([](int s) { printf("%d\n", s); }, 3); // expect: rematch-logging
-  mlx::core::checkpoint([](const std::vector<mlx::core::array> &xs) {
-    fmt::print("mlx\n"); // expect: rematch-logging
+  seg.forward([calls]() mutable { printf("%d\n", calls); }); // expect: rematch-logging {{logs through 'printf'}} expect-note: callable is checkpointed
+  rematch::torch::checkpoint([](int s) { printf("%d\n", s); }, 3); // expect: rematch-logging {{logs through 'printf'}} expect-note: callable is checkpointed
+  mlx::core::checkpoint([](const std::vector<mlx::core::array> &xs) { // expect-note: callable is checkpointed
+    fmt::print("mlx\n"); // expect: rematch-logging {{logs through 'fmt::print'}}
     return xs;
   });
-  ttml::models::common::transformer::memory_efficient_runner(
+  ttml::models::common::transformer::memory_efficient_runner( // expect-note: callable is checkpointed
       [](const ttml::autograd::TensorPtr &t, const ttml::autograd::TensorPtr &) {
-        std::cout << "ttml\n"; // expect: rematch-logging
+        std::cout << "ttml\n"; // expect: rematch-logging {{logs through 'std::cout'}}
         return t;
       },
       in, in);
@@ -154,10 +154,10 @@ float negatives_in_memory(rematch::Segment &seg, float x) {
 
 // Other families: a file is I/O, not logging.
 void negatives_other_families(rematch::Segment &seg) {
-  seg.forward([] {
-    FILE *f = fopen("log.txt", "w"); // expect: rematch-io
-    fprintf(f, "x\n"); // expect: rematch-io
-    write(3, "x", 1); // expect: rematch-io
+  seg.forward([] { // expect-note: callable is checkpointed
+    FILE *f = fopen("log.txt", "w"); // expect: rematch-io {{performs I/O through 'fopen'}}
+    fprintf(f, "x\n"); // expect: rematch-io {{performs I/O through 'fprintf'}}
+    write(3, "x", 1); // expect: rematch-io {{performs I/O through 'write'}}
   });
 }
 
@@ -181,7 +181,7 @@ void negatives_guarded(rematch::Segment &seg, int step) {
 
 // Suppressed; a NOLINT naming another check suppresses nothing here.
 void negatives_nolint(rematch::Segment &seg) {
-  seg.forward([] {
+  seg.forward([] { // expect-note: callable is checkpointed
     std::cout << "x\n"; // NOLINT
     std::cout << "x\n"; // NOLINT(rematch-logging)
     // NOLINTNEXTLINE(rematch-logging)
@@ -190,8 +190,8 @@ void negatives_nolint(rematch::Segment &seg) {
     puts("x");
     spdlog::warn("x");
     // NOLINTEND(rematch-logging)
-    std::cout << g_scale; // NOLINT(rematch-logging) expect: rematch-global-read
-    puts("x"); // NOLINT(rematch-io) expect: rematch-logging
+    std::cout << g_scale; // NOLINT(rematch-logging) expect: rematch-global-read {{reads mutable global 'g_scale'}}
+    puts("x"); // NOLINT(rematch-io) expect: rematch-logging {{logs through 'puts'}}
   });
 }
 

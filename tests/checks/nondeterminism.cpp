@@ -22,7 +22,7 @@ long positives_chrono(rematch::Segment &seg) {
   return seg.forward([] { // expect-note: callable is checkpointed by this call to 'rematch::Segment::forward'; it runs again during backward
     auto a = std::chrono::steady_clock::now(); // expect: rematch-nondeterminism {{checkpointed lambda calls 'std::chrono::steady_clock::now'; the recomputation in backward gets a different value}}
     auto b = std::chrono::system_clock::now(); // expect: rematch-nondeterminism {{'std::chrono::system_clock::now'}}
-    auto c = std::chrono::high_resolution_clock::now(); // expect: rematch-nondeterminism
+    auto c = std::chrono::high_resolution_clock::now(); // expect: rematch-nondeterminism {{calls 'std::chrono::system_clock::now'}}
     using clock = std::chrono::steady_clock;
     auto d = clock::now(); // expect: rematch-nondeterminism {{'std::chrono::steady_clock::now'}}
     return a.time_since_epoch().count() + b.time_since_epoch().count() +
@@ -33,7 +33,7 @@ long positives_chrono(rematch::Segment &seg) {
 long positives_c_clocks(rematch::Segment &seg) {
   return seg.recompute([] { // expect-note: call to 'rematch::Segment::recompute'
     time_t t = time(nullptr); // expect: rematch-nondeterminism {{'time'}}
-    time_t u = std::time(nullptr); // expect: rematch-nondeterminism
+    time_t u = std::time(nullptr); // expect: rematch-nondeterminism {{calls 'time'}}
     clock_t c = clock(); // expect: rematch-nondeterminism {{'clock'}}
     timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts); // expect: rematch-nondeterminism {{'clock_gettime'}}
@@ -48,7 +48,7 @@ bool positives_thread_and_env(int step) {
   return nn::checkpoint([step] { // expect-note: 'nn::checkpoint'
     auto id = std::this_thread::get_id(); // expect: rematch-nondeterminism {{'std::this_thread::get_id'}}
     const char *a = getenv("REMATCH_DEBUG"); // expect: rematch-nondeterminism {{'getenv'}}
-    const char *b = std::getenv("HOME"); // expect: rematch-nondeterminism
+    const char *b = std::getenv("HOME"); // expect: rematch-nondeterminism {{calls 'getenv'}}
     (void)id;
     return step > 0 && a != nullptr && b != nullptr;
   });
@@ -68,28 +68,28 @@ struct Block {
   long started_ = 0;
   rematch::Segment seg_;
   void forward() {
-    seg_.forward([this] { return started_ + time(nullptr); }); // expect: rematch-nondeterminism
+    seg_.forward([this] { return started_ + time(nullptr); }); // expect: rematch-nondeterminism {{calls 'time'}} expect-note: callable is checkpointed
   }
 };
 void positives_callable_forms(rematch::Segment &seg, Trainer &trainer,
                               const ttml::autograd::TensorPtr &in) {
-  seg.forward(Timer{});
-  seg.forward(timed_step);
-  run_block([] { return getenv("X"); }); // expect: rematch-nondeterminism
-  trainer.run([] { std::this_thread::get_id(); }); // expect: rematch-nondeterminism
-  auto body = [] { return clock(); }; // expect: rematch-nondeterminism
-  seg.forward(body);
-  seg.forward(std::function<long()>([] { return time(nullptr); })); // expect: rematch-nondeterminism
+  seg.forward(Timer{}); // expect-note: callable is checkpointed
+  seg.forward(timed_step); // expect-note: callable is checkpointed
+  run_block([] { return getenv("X"); }); // expect: rematch-nondeterminism {{calls 'getenv'}} expect-note: callable is checkpointed
+  trainer.run([] { std::this_thread::get_id(); }); // expect: rematch-nondeterminism {{calls 'std::this_thread::get_id'}} expect-note: callable is checkpointed
+  auto body = [] { return clock(); }; // expect: rematch-nondeterminism {{calls 'clock'}}
+  seg.forward(body); // expect-note: callable is checkpointed
+  seg.forward(std::function<long()>([] { return time(nullptr); })); // expect: rematch-nondeterminism {{calls 'time'}} expect-note: callable is checkpointed
   int calls = 0;
-  seg.forward([calls]() mutable { return calls + clock(); }); // expect: rematch-nondeterminism
-  rematch::torch::checkpoint([](int s) { return s + clock(); }, 1); // expect: rematch-nondeterminism
-  mlx::core::checkpoint([](const std::vector<mlx::core::array> &xs) {
-    std::chrono::system_clock::now(); // expect: rematch-nondeterminism
+  seg.forward([calls]() mutable { return calls + clock(); }); // expect: rematch-nondeterminism {{calls 'clock'}} expect-note: callable is checkpointed
+  rematch::torch::checkpoint([](int s) { return s + clock(); }, 1); // expect: rematch-nondeterminism {{calls 'clock'}} expect-note: callable is checkpointed
+  mlx::core::checkpoint([](const std::vector<mlx::core::array> &xs) { // expect-note: callable is checkpointed
+    std::chrono::system_clock::now(); // expect: rematch-nondeterminism {{calls 'std::chrono::system_clock::now'}}
     return xs;
   });
-  ttml::models::common::transformer::memory_efficient_runner(
+  ttml::models::common::transformer::memory_efficient_runner( // expect-note: callable is checkpointed
       [](const ttml::autograd::TensorPtr &t, const ttml::autograd::TensorPtr &) {
-        if (std::getenv("TTML_TRACE")) // expect: rematch-nondeterminism
+        if (std::getenv("TTML_TRACE")) // expect: rematch-nondeterminism {{calls 'getenv'}}
           return t;
         return t;
       },
@@ -143,7 +143,7 @@ long negatives_guarded(rematch::Segment &seg) {
 
 // Suppressed.
 long negatives_nolint(rematch::Segment &seg) {
-  return seg.forward([] {
+  return seg.forward([] { // expect-note: callable is checkpointed
     long t = time(nullptr); // NOLINT
     t += clock(); // NOLINT(rematch-nondeterminism)
     // NOLINTNEXTLINE(rematch-nondeterminism)
@@ -152,7 +152,7 @@ long negatives_nolint(rematch::Segment &seg) {
     std::this_thread::get_id();
     t += getenv("X") != nullptr;
     // NOLINTEND(rematch-nondeterminism)
-    t += clock(); // NOLINT(rematch-io) expect: rematch-nondeterminism
+    t += clock(); // NOLINT(rematch-io) expect: rematch-nondeterminism {{calls 'clock'}}
     return t;
   });
 }

@@ -28,8 +28,10 @@ Annotations, in a // comment of the test file:
                                             path exists ({shared}, {root} too)
 
 An annotation may follow other comment text on the line, e.g.
-`// NOLINT(rematch-logging) expect: rematch-global-read`. Undeclared notes are
-ignored; undeclared warnings fail. Any compiler error fails.
+`// NOLINT(rematch-logging) expect: rematch-global-read`. Undeclared warnings
+fail, and so do undeclared notes: every note rematch attaches on a line of the
+test file must contain one of that line's expect-note texts (one expect-note
+covers every note of its line that contains it). Any compiler error fails.
 
 Options: CheckpointFunctions goes to rematch as --checkpoint-functions=... and
 to clang-tidy as the CheckpointFunctions check option. Every other key
@@ -61,6 +63,9 @@ SKIP = 77
 DIAG_RE = re.compile(
     r"^(.*?):(\d+):(\d+): (warning|error|fatal error|note|remark): (.*)$")
 CHECK_SUFFIX_RE = re.compile(r"^(.*) \[([^\]\s]+)\]$")
+# Notes clang adds to any diagnostic, not rematch's own.
+CLANG_NOTE_RE = re.compile(r"^(expanded from macro|in instantiation of|"
+                           r"while substituting|in file included from)")
 COMPILE_ARGS = ["-std=c++17"]
 
 
@@ -296,6 +301,28 @@ def match(exp, result, test_file):
         if not any(same_file(nf, test_file, os.getcwd()) and nl == line and sub in nm
                    for d in result.diags for (nf, nl, _, nm) in d.notes):
             failures.append("missing note: line %d: %r" % (line, sub))
+    failures.extend(undeclared_notes(exp, result, test_file))
+    return failures
+
+
+def undeclared_notes(exp, result, test_file):
+    """A note of a warning that lands on a line of the test file must be
+    declared there: some expect-note of that line is part of its message.
+    Notes in other files, and clang's own ("expanded from macro"), are
+    not checked."""
+    declared = {}
+    for line, sub in exp.notes:
+        declared.setdefault(line, []).append(sub)
+    failures, seen = [], set()
+    for d in result.diags:
+        for nf, nl, _, nm in d.notes:
+            if not same_file(nf, test_file, os.getcwd()) or CLANG_NOTE_RE.match(nm):
+                continue
+            if any(sub in nm for sub in declared.get(nl, [])) or (nl, nm) in seen:
+                continue
+            seen.add((nl, nm))
+            failures.append("undeclared note: line %d: %r (of the warning on line %d)"
+                            % (nl, nm, d.line))
     return failures
 
 
@@ -525,6 +552,20 @@ def selftest():
     fails = match(exp, parse_rematch_json(json.dumps(dict(doc, findings=nonotes)), 1, f, "/"), f)
     expect(fails == ["missing note: line 3: \"call to 'rematch::Segment::forward'\""],
            "missing note: %r" % fails)
+
+    # A note on a line of the file that no expect-note there declares fails
+    # the line, once however many warnings carry it; one in a header or
+    # clang's own does not.
+    extra = [dict(d, notes=d["notes"] + [{"file": f, "line": 4, "column": 5,
+                                           "message": "'g' is an alias of 'h' taken here"},
+                                          {"file": "/tmp/mock.h", "line": 1, "column": 2,
+                                           "message": "'LOG' logs here"},
+                                          {"file": f, "line": 5, "column": 2,
+                                           "message": "expanded from macro 'LOG'"}])
+             for d in good]
+    fails = match(exp, parse_rematch_json(json.dumps(dict(doc, findings=extra)), 1, f, "/"), f)
+    expect(fails == ["undeclared note: line 4: \"'g' is an alias of 'h' taken here\" "
+                     "(of the warning on line 4)"], "undeclared note: %r" % fails)
 
     failed = {"version": 1, "files": [{"file": f, "status": "failed",
                                        "errors": ["t.cpp:1:1: error: boom"]}], "findings": []}

@@ -55,7 +55,7 @@ void positives_one_effect_one_check(rematch::Segment &seg) {
 // A function-local static: the initialisation is not a write, later
 // assignments are.
 void positives_local_static(rematch::Segment &seg, float x) {
-  seg.forward([x] {
+  seg.forward([x] { // expect-note: callable is checkpointed
     static float last = x;
     last = x; // expect: rematch-state-write {{'last'}}
     return last; // expect: rematch-global-read {{reads mutable global 'last'}}
@@ -65,7 +65,7 @@ void positives_local_static(rematch::Segment &seg, float x) {
 // Captured by reference.
 float positives_by_ref_capture(rematch::Segment &seg, float x) {
   float last_input = 0;
-  seg.forward([&last_input, x] {
+  seg.forward([&last_input, x] { // expect-note: callable is checkpointed
     last_input = x; // expect: rematch-state-write {{checkpointed lambda writes 'last_input'; the recomputation in backward writes it again}}
   });
   return last_input;
@@ -77,7 +77,7 @@ struct BatchNorm {
   float momentum_ = 0.1f;
   rematch::Segment seg_;
   float forward(float x) {
-    return seg_.forward([this, x] {
+    return seg_.forward([this, x] { // expect-note: callable is checkpointed
       running_mean_ = (1 - momentum_) * running_mean_ + momentum_ * x; // expect: rematch-state-write {{writes 'running_mean_'}}
       return x;
     });
@@ -87,7 +87,7 @@ struct BatchNorm {
 // A mutable lambda writes its own copy, which the recomputation sees again.
 void positives_mutable(rematch::Segment &seg) {
   float v = 0;
-  seg.forward([v]() mutable { v = 2; return v; }); // expect: rematch-state-write {{'v'}}
+  seg.forward([v]() mutable { v = 2; return v; }); // expect: rematch-state-write {{'v'}} expect-note: callable is checkpointed
 }
 
 // A non-const functor writes its own members.
@@ -107,27 +107,27 @@ void write_step() {
 // Objects behind reference and pointer parameters, and a captured pointer.
 void positives_params(rematch::Segment &seg, State &state, float *out) {
   seg.forward(Remember{}); // expect-note: call to 'rematch::Segment::forward'
-  seg.forward(&write_step);
-  rematch::torch::checkpoint([](State &s) { s.value = 1; }, state); // expect: rematch-state-write {{writes 's.value'}}
-  rematch::torch::checkpoint([](float *o, float x) { *o = x; }, out, 2.0f); // expect: rematch-state-write {{writes '*o'}}
+  seg.forward(&write_step); // expect-note: callable is checkpointed
+  rematch::torch::checkpoint([](State &s) { s.value = 1; }, state); // expect: rematch-state-write {{writes 's.value'}} expect-note: callable is checkpointed
+  rematch::torch::checkpoint([](float *o, float x) { *o = x; }, out, 2.0f); // expect: rematch-state-write {{writes '*o'}} expect-note: callable is checkpointed
   State *p = &state;
-  nn::checkpoint([p] { p->step = 4; }); // expect: rematch-state-write {{writes 'p->step'}}
-  nn::checkpoint([out] { out[1] = 0; }); // expect: rematch-state-write {{writes 'out[1]'}}
+  nn::checkpoint([p] { p->step = 4; }); // expect: rematch-state-write {{writes 'p->step'}} expect-note: callable is checkpointed
+  nn::checkpoint([out] { out[1] = 0; }); // expect: rematch-state-write {{writes 'out[1]'}} expect-note: callable is checkpointed
 }
 
 // The other entry points.
 void positives_entry_points(rematch::Segment &seg, Trainer &trainer,
                             const ttml::autograd::TensorPtr &in) {
-  run_block([] { g = 2; }); // expect: rematch-state-write {{writes 'g'}}
-  trainer.run([] { g_flag = true; }); // expect: rematch-state-write {{writes 'g_flag'}}
+  run_block([] { g = 2; }); // expect: rematch-state-write {{writes 'g'}} expect-note: callable is checkpointed
+  trainer.run([] { g_flag = true; }); // expect: rematch-state-write {{writes 'g_flag'}} expect-note: callable is checkpointed
   auto body = [] { g_last = 0; }; // expect: rematch-state-write {{writes 'g_last'}}
-  seg.forward(body);
-  seg.forward(std::function<void()>([] { g = 5; })); // expect: rematch-state-write {{writes 'g'}}
-  mlx::core::checkpoint([](const std::vector<mlx::core::array> &xs) {
+  seg.forward(body); // expect-note: callable is checkpointed
+  seg.forward(std::function<void()>([] { g = 5; })); // expect: rematch-state-write {{writes 'g'}} expect-note: callable is checkpointed
+  mlx::core::checkpoint([](const std::vector<mlx::core::array> &xs) { // expect-note: callable is checkpointed
     g_flag = false; // expect: rematch-state-write {{writes 'g_flag'}}
     return xs;
   });
-  ttml::models::common::transformer::memory_efficient_runner(
+  ttml::models::common::transformer::memory_efficient_runner( // expect-note: callable is checkpointed
       [](const ttml::autograd::TensorPtr &t, const ttml::autograd::TensorPtr &) {
         t->value = 0; // expect: rematch-state-write {{writes 't->value'}}
         return t;
@@ -153,7 +153,7 @@ struct Loud {
   float a = 0;
   Loud &operator=(const Loud &o) {
     a = o.a;
-    std::cout << "copied";
+    std::cout << "copied"; // expect-note: 'Loud::operator=' logs through 'std::cout' here
     return *this;
   }
 };
@@ -164,7 +164,7 @@ Defaulted g_defaulted;
 Loud g_loud;
 
 void positives_class_assignment(rematch::Segment &seg, Plain &out, float v) {
-  seg.forward([&out, v] {
+  seg.forward([&out, v] { // expect-note: callable is checkpointed
     out = make_plain(v); // expect: rematch-state-write {{checkpointed lambda writes 'out'}} {{!operator=}}
     g_plain = make_plain(v); // expect: rematch-state-write {{checkpointed lambda writes 'g_plain'}}
     Holder h;
@@ -240,7 +240,7 @@ void negatives_guarded(rematch::Segment &seg, float x) {
 
 // Suppressed.
 void negatives_nolint(rematch::Segment &seg, float x) {
-  seg.forward([x] {
+  seg.forward([x] { // expect-note: callable is checkpointed
     g_last = x; // NOLINT
     g_last = x; // NOLINT(rematch-state-write)
     // NOLINTNEXTLINE(rematch-state-write)

@@ -64,7 +64,7 @@ float positives_global_engines(rematch::Segment &seg, float x) {
 
 // A function-local static engine: the declaration is not a draw.
 unsigned positives_local_static(rematch::Segment &seg) {
-  return seg.forward([] {
+  return seg.forward([] { // expect-note: callable is checkpointed
     static std::mt19937 gen(42);
     return gen(); // expect: rematch-unreplayed-rng {{draws from 'gen'}}
   });
@@ -76,7 +76,7 @@ struct Dropout {
   std::mt19937 gen_{5};
   rematch::Segment seg_;
   float forward(float x) {
-    return seg_.forward([this, x] {
+    return seg_.forward([this, x] { // expect-note: callable is checkpointed
       std::bernoulli_distribution keep(0.9);
       return keep(gen_) ? x : 0.0f; // expect: rematch-unreplayed-rng {{'gen_'}}
     });
@@ -95,23 +95,23 @@ void positives_outside_engines(rematch::Segment &seg, Trainer &trainer,
                                std::mt19937 &shared,
                                const ttml::autograd::TensorPtr &in) {
   std::mt19937 gen(11);
-  seg.forward([&gen] { return gen(); }); // expect: rematch-unreplayed-rng {{draws from 'gen'}}
-  seg.forward([gen]() mutable { return gen(); }); // expect: rematch-unreplayed-rng {{draws from 'gen', which is not replayed}}
-  seg.forward(Sampler{});
-  seg.forward(&draw_step);
-  rematch::torch::checkpoint([](std::mt19937 &e) { return e(); }, shared); // expect: rematch-unreplayed-rng {{draws from 'e', which is not replayed}}
+  seg.forward([&gen] { return gen(); }); // expect: rematch-unreplayed-rng {{draws from 'gen'}} expect-note: callable is checkpointed
+  seg.forward([gen]() mutable { return gen(); }); // expect: rematch-unreplayed-rng {{draws from 'gen', which is not replayed}} expect-note: callable is checkpointed
+  seg.forward(Sampler{}); // expect-note: callable is checkpointed
+  seg.forward(&draw_step); // expect-note: callable is checkpointed
+  rematch::torch::checkpoint([](std::mt19937 &e) { return e(); }, shared); // expect: rematch-unreplayed-rng {{draws from 'e', which is not replayed}} expect-note: callable is checkpointed
   std::mt19937 *p = &shared;
-  nn::checkpoint([p] { p->discard(1); }); // expect: rematch-unreplayed-rng {{draws from '*p', which is not replayed}}
-  run_block([&shared] { std::uniform_real_distribution<float> u; u(shared); }); // expect: rematch-unreplayed-rng {{draws from 'shared', which is not replayed}}
-  trainer.run([] { g_gen(); }); // expect: rematch-unreplayed-rng {{draws from 'g_gen', which is not replayed}}
+  nn::checkpoint([p] { p->discard(1); }); // expect: rematch-unreplayed-rng {{draws from '*p', which is not replayed}} expect-note: callable is checkpointed
+  run_block([&shared] { std::uniform_real_distribution<float> u; u(shared); }); // expect: rematch-unreplayed-rng {{draws from 'shared', which is not replayed}} expect-note: callable is checkpointed
+  trainer.run([] { g_gen(); }); // expect: rematch-unreplayed-rng {{draws from 'g_gen', which is not replayed}} expect-note: callable is checkpointed
   auto body = [] { return rand(); }; // expect: rematch-unreplayed-rng {{draws from 'rand', which is not replayed}}
-  seg.forward(body);
-  seg.forward(std::function<unsigned()>([] { return g_gen(); })); // expect: rematch-unreplayed-rng {{draws from 'g_gen', which is not replayed}}
-  mlx::core::checkpoint([](const std::vector<mlx::core::array> &xs) {
+  seg.forward(body); // expect-note: callable is checkpointed
+  seg.forward(std::function<unsigned()>([] { return g_gen(); })); // expect: rematch-unreplayed-rng {{draws from 'g_gen', which is not replayed}} expect-note: callable is checkpointed
+  mlx::core::checkpoint([](const std::vector<mlx::core::array> &xs) { // expect-note: callable is checkpointed
     g_gen64.discard(2); // expect: rematch-unreplayed-rng {{draws from 'g_gen64', which is not replayed}}
     return xs;
   });
-  ttml::models::common::transformer::memory_efficient_runner(
+  ttml::models::common::transformer::memory_efficient_runner( // expect-note: callable is checkpointed
       [](const ttml::autograd::TensorPtr &t, const ttml::autograd::TensorPtr &) {
         std::normal_distribution<float> n;
         t->value = n(g_gen); // expect: rematch-unreplayed-rng {{draws from 'g_gen', which is not replayed}}, rematch-state-write {{writes 't->value'}}
@@ -188,7 +188,7 @@ unsigned negatives_guarded(rematch::Segment &seg) {
 
 // Suppressed.
 unsigned negatives_nolint(rematch::Segment &seg) {
-  return seg.forward([] {
+  return seg.forward([] { // expect-note: callable is checkpointed
     unsigned r = g_gen(); // NOLINT
     r += g_gen(); // NOLINT(rematch-unreplayed-rng)
     // NOLINTNEXTLINE(rematch-unreplayed-rng)
@@ -230,7 +230,7 @@ unsigned negatives_not_checkpointed(rematch::Segment &seg) {
 // an outside range also writes it (rematch-state-write).
 float algorithms(rematch::Segment &seg, std::vector<int> &order,
                  std::mt19937 &outside) {
-  return seg.forward([&] {
+  return seg.forward([&] { // expect-note: callable is checkpointed
     std::shuffle(order.begin(), order.end(), g_gen); // expect: rematch-unreplayed-rng {{draws from 'g_gen', which is not replayed}}, rematch-state-write {{writes 'order' with 'shuffle'}}
     std::shuffle(order.begin(), order.end(), outside); // expect: rematch-unreplayed-rng {{'outside'}}, rematch-state-write {{writes 'order' with 'shuffle'}}
     std::vector<int> picked(2);

@@ -3,6 +3,7 @@
 
 #include "Config.h"
 #include "Model.h"
+#include "KnownFunctions.h"
 #include "ModelSet.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
@@ -181,7 +182,7 @@ Functions:
   EXPECT_EQ(M.Functions[1].Returns->Arg.Index, 0);
 
   EXPECT_THAT(parseError("Functions:\n  - {Name: f}\n"),
-              HasSubstr("an entry needs 'Effect', 'Returns' or 'Visits'"));
+              HasSubstr("an entry needs 'Effect', 'Returns', 'Visits' or 'Binds'"));
   EXPECT_THAT(parseError("Functions:\n  - {Name: f, Returns: {May: x}}\n"),
               HasSubstr("Returns needs 'AliasOf'"));
   EXPECT_THAT(
@@ -446,7 +447,66 @@ Functions:
                          "{Arg: 1}}}\n"),
               HasSubstr("Visits needs 'Callable' and 'Elements'"));
   EXPECT_THAT(parseError("Functions:\n  - {Name: a::b}\n"),
-              HasSubstr("an entry needs 'Effect', 'Returns' or 'Visits'"));
+              HasSubstr("an entry needs 'Effect', 'Returns', 'Visits' or 'Binds'"));
+}
+
+// Binds: a function whose result calls one argument with the others.
+TEST(Model, Binds) {
+  ModelFile M = parseOk(R"(
+Functions:
+  - {Name: lib::bind, Binds: {Callable: {Arg: 0}, Placeholders: lib::ph}}
+  - {Name: lib::bind_front, Binds: {Callable: {Param: f}}}
+)");
+  ASSERT_EQ(M.Functions.size(), 2u);
+  ASSERT_TRUE(M.Functions[0].Binds.has_value());
+  EXPECT_EQ(M.Functions[0].Binds->Callable.Index, 0);
+  EXPECT_EQ(M.Functions[0].Binds->Placeholders, "lib::ph");
+  EXPECT_EQ(M.Functions[1].Binds->Callable.Param, "f");
+  EXPECT_TRUE(M.Functions[1].Binds->Placeholders.empty());
+  EXPECT_THAT(parseError("Functions:\n  - {Name: a::b, Binds: "
+                         "{Placeholders: x}}\n"),
+              HasSubstr("Binds needs 'Callable'"));
+}
+
+// Members: what a member call does to an object of a kind; the last entry
+// naming a member wins, a '*' name is a prefix, and a kind with entries
+// reads through its other members.
+TEST(Model, Members) {
+  auto Builtin = file(R"(
+Members:
+  - {Kind: atomic, Names: ["fetch_*"], Effect: counter-update}
+  - {Kind: atomic, Names: [load], Effect: read}
+  - {Kind: file-stream, Names: [open], Effect: io, On: world}
+)");
+  auto Project = file(R"(
+Members:
+  - {Kind: atomic, Names: [fetch_add], Effect: pure}
+)");
+  ModelSet S({Builtin, Project}, Config());
+  ASSERT_NE(S.member(TypeKind::Atomic, "fetch_sub"), nullptr);
+  EXPECT_EQ(S.member(TypeKind::Atomic, "fetch_sub")->Effect,
+            ModelEffect::CounterUpdate);
+  EXPECT_EQ(S.member(TypeKind::Atomic, "fetch_add")->Effect, ModelEffect::Pure);
+  EXPECT_TRUE(S.member(TypeKind::Atomic, "load")->Reads);
+  EXPECT_TRUE(S.member(TypeKind::FileStream, "open")->World);
+  EXPECT_EQ(S.member(TypeKind::Atomic, "store"), nullptr);
+  EXPECT_EQ(S.member(TypeKind::RandomEngine, "fetch_add"), nullptr);
+  EXPECT_TRUE(S.hasMembers(TypeKind::Atomic));
+  EXPECT_FALSE(S.hasMembers(TypeKind::RandomEngine));
+
+  KindMember Read = KnownFunctions::memberAction(*S.member(TypeKind::Atomic, "load"));
+  EXPECT_EQ(Read.What, KindMember::Reads);
+  KindMember Open = KnownFunctions::memberAction(*S.member(TypeKind::FileStream, "open"));
+  EXPECT_EQ(Open.What, KindMember::Unconditional);
+  EXPECT_EQ(Open.Kind, EffectKind::Io);
+
+  EXPECT_THAT(parseError("Members:\n  - {Kind: atomic, Names: [x]}\n"),
+              HasSubstr("a member entry needs 'Kind', 'Names' and 'Effect'"));
+  EXPECT_THAT(parseError("Members:\n  - {Kind: atom, Names: [x], Effect: io}\n"),
+              HasSubstr("unknown type kind 'atom'"));
+  EXPECT_THAT(parseError("Members:\n  - {Kind: atomic, Names: [x], Effect: io, "
+                         "On: here}\n"),
+              HasSubstr("expected 'this' or 'world'"));
 }
 
 // Every shipped model parses, and the set loads as the programs load it.

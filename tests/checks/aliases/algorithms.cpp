@@ -28,18 +28,18 @@ void ranges(rematch::Segment &seg, const std::vector<float> &in, float x) {
 }
 
 void c_memory(rematch::Segment &seg, const float *src) {
-  seg.forward([src] {
+  seg.forward([src] { // expect-note: callable is checkpointed
     std::memset(g_raw, 0, sizeof g_raw); // expect: rematch-state-write {{writes 'g_raw' with 'memset'}}
     std::memcpy(g_raw, src, 4 * sizeof(float)); // expect: rematch-state-write {{writes 'g_raw' with 'memcpy'}}
-    float *dst = g_raw + 8;
+    float *dst = g_raw + 8; // expect-note: 'dst' is an alias of 'g_raw' taken here
     std::memmove(dst, src, sizeof(float)); // expect: rematch-state-write {{writes 'g_raw' with 'memmove' through 'dst'}}
   });
 }
 
 // Through an alias taken earlier.
 void through_alias(rematch::Segment &seg, float x) {
-  seg.forward([x] {
-    auto &out = g_out;
+  seg.forward([x] { // expect-note: callable is checkpointed
+    auto &out = g_out; // expect-note: 'out' is an alias of 'g_out' taken here
     std::fill(out.begin(), out.end(), x); // expect: rematch-state-write {{writes 'g_out' with 'fill' through 'out'}}
   });
 }
@@ -47,7 +47,7 @@ void through_alias(rematch::Segment &seg, float x) {
 // ---- negatives -------------------------------------------------------------
 
 float negatives(rematch::Segment &seg, const std::vector<float> &in) {
-  return seg.forward([&in] {
+  return seg.forward([&in] { // expect-note: callable is checkpointed
     std::vector<float> tmp(4);
     std::fill(tmp.begin(), tmp.end(), 1.0f); // a local range
     std::copy(in.begin(), in.end(), tmp.begin()); // reads an input, writes a local

@@ -43,10 +43,10 @@ void getters() {
   checkpoint(g_net.get());
   // The same shapes handing over a callable that counts.
   checkpoint(g_net.counted()); // expect-note: callable is checkpointed by this call to 'checkpoint'
-  auto made = [] { return std::function<float(float)>([](float x) { return x + float(++g_count); }); }; // expect: rematch-counter-update {{checkpointed lambda held by the result of a lambda increments 'g_count'}}
-  checkpoint(made());
+  auto made = [] { return std::function<float(float)>([](float x) { return x + float(++g_count); }); }; // expect: rematch-counter-update {{checkpointed lambda held by the result of a lambda increments 'g_count'}} expect-note: the result of a lambda holds the lambda stored here
+  checkpoint(made()); // expect-note: callable is checkpointed
   auto f = make_counter(); // expect-note: 'f' holds the lambda stored here
-  checkpoint(f);
+  checkpoint(f); // expect-note: callable is checkpointed
 }
 
 // A forward pass as a list of layers, filled in one place, run in a loop.
@@ -55,19 +55,19 @@ std::map<std::string, std::function<void()>> g_hooks;
 
 void build() {
   g_layers.push_back([](float x) { return x * 2; });
-  g_layers.emplace_back([](float x) { return x + float(g_count++); }); // expect-note: 'g_layers' holds a lambda, stored here
-  g_hooks["log"] = [] { ++g_count; }; // expect-note: 'g_hooks' holds a lambda, stored here
+  g_layers.emplace_back([](float x) { return x + float(g_count++); }); // expect-note: 'g_layers' holds a lambda, stored here expect-note: 'lambda' increments 'g_count' here
+  g_hooks["log"] = [] { ++g_count; }; // expect-note: 'g_hooks' holds a lambda, stored here expect-note: 'lambda' increments 'g_count' here
 }
 
 template <class F> void run(F &&f) { checkpoint(f); }
 
 void containers() {
-  checkpoint([](float x) {
+  checkpoint([](float x) { // expect-note: callable is checkpointed
     for (auto &layer : g_layers) // expect: rematch-global-read {{reads mutable global 'g_layers'}}
       x = layer(x); // expect: rematch-counter-update {{calls 'g_layers', which may run a lambda it holds that increments 'g_count'}}
     return x;
   });
-  checkpoint([](float) { g_hooks.at("log")(); }); // expect: rematch-counter-update {{calls 'g_hooks', which may run a lambda it holds that increments 'g_count'}}, rematch-global-read {{reads mutable global 'g_hooks'}}
+  checkpoint([](float) { g_hooks.at("log")(); }); // expect: rematch-counter-update {{calls 'g_hooks', which may run a lambda it holds that increments 'g_count'}}, rematch-global-read {{reads mutable global 'g_hooks'}} expect-note: callable is checkpointed
   // A list of its own, filled and run inside: nothing outside changes.
   checkpoint([](float x) {
     int local = 0;

@@ -26,7 +26,7 @@ float views(rematch::Segment &seg, Eigen::VectorXf &h, const Eigen::MatrixXf &a,
     Eigen::Map<Eigen::VectorXf>(g_state.data(), 4) = b.head(4); // expect: rematch-state-write {{writes 'g_state' through}}
     Eigen::Map<Eigen::MatrixXf> m(g_state.data(), 4, 4); // expect-note: 'm' is an alias of 'g_state' taken here
     m(0, 0) = 1.0f; // expect: rematch-state-write {{writes 'g_state' through 'm'}}
-    auto top = g_w.topRows(2);
+    auto top = g_w.topRows(2); // expect-note: 'top' is an alias of 'g_w' taken here
     top.setOnes(); // expect: rematch-state-write {{writes 'g_w' with 'setOnes' through 'top'}}
     return h.sum();
   });

@@ -27,11 +27,11 @@ std::vector<float> g_in(4);
 int g_steps = 0;
 
 void entry_points(std::vector<float> &x) {
-  pt::checkpoint([](std::vector<float> &v) { v[0] = 1; }, x); // expect: rematch-state-write {{checkpointed lambda writes 'v[0]'}}
+  pt::checkpoint([](std::vector<float> &v) { v[0] = 1; }, x); // expect: rematch-state-write {{checkpointed lambda writes 'v[0]'}} expect-note: callable is checkpointed
   dtr::mutate([](std::vector<float> &v) { v[0] = 1; }, x);
   cfg::run([](std::vector<float> &v) { v[0] = 1; }, x);
-  cfg::run_shared([](std::vector<float> &v) { v[0] = 1; }, x); // expect: rematch-state-write {{checkpointed lambda writes 'v[0]'}}
+  cfg::run_shared([](std::vector<float> &v) { v[0] = 1; }, x); // expect: rematch-state-write {{checkpointed lambda writes 'v[0]'}} expect-note: callable is checkpointed
   // Fresh arguments are no licence for the rest: a global still counts.
-  dtr::mutate([](std::vector<float> &v) { v[0] = float(++g_steps); }, x); // expect: rematch-counter-update {{checkpointed lambda increments 'g_steps'}}
-  cfg::run([](std::vector<float> &v) { g_in[0] = v[0]; }, x); // expect: rematch-state-write {{checkpointed lambda writes 'g_in[0]'}}
+  dtr::mutate([](std::vector<float> &v) { v[0] = float(++g_steps); }, x); // expect: rematch-counter-update {{checkpointed lambda increments 'g_steps'}} expect-note: callable is checkpointed
+  cfg::run([](std::vector<float> &v) { g_in[0] = v[0]; }, x); // expect: rematch-state-write {{checkpointed lambda writes 'g_in[0]'}} expect-note: callable is checkpointed
 }

@@ -47,15 +47,15 @@ void variables(rematch::Segment &seg, float x) {
 
 void members(rematch::Segment &seg, Learner &t) {
   seg.forward(t.loss()); // expect-note: callable is checkpointed by this call
-  seg.forward(t.step());
-  seg.forward(g_fn);
+  seg.forward(t.step()); // expect-note: callable is checkpointed
+  seg.forward(g_fn); // expect-note: callable is checkpointed
 }
 
 void several(rematch::Segment &seg, bool fast) {
   std::function<float()> op = pure;
   if (fast)
     op = scaled; // expect-note: 'op' holds the function 'scaled' stored here
-  seg.forward(op);
+  seg.forward(op); // expect-note: callable is checkpointed
 }
 
 float run(rematch::Segment &seg, std::function<float()> f) {
@@ -64,12 +64,12 @@ float run(rematch::Segment &seg, std::function<float()> f) {
 
 void passed() {
   rematch::Segment seg;
-  run(seg, [] { std::printf("step\n"); return 0.f; }); // expect: rematch-logging {{checkpointed lambda held by 'f' logs through 'printf'}}
+  run(seg, [] { std::printf("step\n"); return 0.f; }); // expect: rematch-logging {{checkpointed lambda held by 'f' logs through 'printf'}} expect-note: 'f' holds the lambda stored here
 }
 
 void called(rematch::Segment &seg, float x) {
-  std::function<float()> inc = [] { return g_bias += 1; }; // expect-note: 'inc' holds a lambda, stored here
-  seg.forward([&] {
+  std::function<float()> inc = [] { return g_bias += 1; }; // expect-note: 'inc' holds a lambda, stored here expect-note: 'lambda' updates 'g_bias' with '+=' here
+  seg.forward([&] { // expect-note: callable is checkpointed
     return inc() + x; // expect: rematch-counter-update {{checkpointed lambda calls 'inc', which may run a lambda it holds that updates 'g_bias' with '+='}}
   });
 }

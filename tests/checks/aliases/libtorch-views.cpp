@@ -33,15 +33,15 @@ variable_list kv_write(const torch::Tensor &x, int64_t pos) {
 }
 
 variable_list inputs_in_place(const torch::Tensor &x, torch::Tensor w) {
-  return rematch::torch::checkpoint(
+  return rematch::torch::checkpoint( // expect-note: callable is checkpointed
       [w](const variable_list &in) {
-        auto flat = in[0].view({-1});
+        auto flat = in[0].view({-1}); // expect-note: 'flat' is an alias of 'in' taken here
         flat.mul_(0.5); // expect: rematch-state-write {{writes 'in' with 'mul_' through 'flat'}}
-        auto parts = w.chunk(2);
+        auto parts = w.chunk(2); // expect-note: 'parts' is an alias of 'w' taken here
         parts[0].add_(1); // expect: rematch-state-write {{writes 'w' with 'add_' through 'parts'}}
         w.t().mul_(2); // expect: rematch-state-write {{writes 'w' with 'mul_' through 'w.t()'}}
         w.reshape({-1}).zero_(); // expect: rematch-state-write {{writes 'w' with 'zero_' through 'w.reshape({-1})' (may: if it returns a view rather than a copy)}}
-        float *raw = w.data_ptr<float>();
+        float *raw = w.data_ptr<float>(); // expect-note: 'raw' is an alias of 'w' taken here
         raw[0] = 1; // expect: rematch-state-write {{writes 'w' through 'raw'}}
         return variable_list{in[0] + w.sum()};
       },
@@ -52,7 +52,7 @@ variable_list inputs_in_place(const torch::Tensor &x, torch::Tensor w) {
 struct Norm : torch::nn::Module {
   torch::Tensor running_mean = torch::zeros({4}), running_var = torch::ones({4});
   torch::Tensor forward(const torch::Tensor &x) {
-    auto out = rematch::torch::checkpoint(
+    auto out = rematch::torch::checkpoint( // expect-note: callable is checkpointed
         [this](const variable_list &in) {
           auto r = at::native_batch_norm(in[0], {}, {}, running_mean, running_var, true, 0.1, 1e-5); // expect: rematch-state-write {{writes 'running_mean' with 'native_batch_norm'}}
           at::batch_norm_update_stats(in[0], running_mean, running_var, 0.1); // expect: rematch-state-write {{'running_mean' with 'batch_norm_update_stats'}}
@@ -66,7 +66,7 @@ struct Norm : torch::nn::Module {
 // ---- negatives -------------------------------------------------------------
 
 variable_list negatives(const torch::Tensor &x, torch::Tensor rm, torch::Tensor rv) {
-  return rematch::torch::checkpoint(
+  return rematch::torch::checkpoint( // expect-note: callable is checkpointed
       [rm, rv](const variable_list &in) {
         auto local = in[0].clone();
         local.view({-1}).mul_(2); // a view of a local clone

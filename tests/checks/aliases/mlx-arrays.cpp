@@ -23,7 +23,7 @@ Arrays handles(const Arrays &in) {
     acc = acc + x[0]; // expect: rematch-state-write {{writes 'acc'}}
     float *raw = g_state.data<float>(); // expect-note: 'raw' is an alias of 'g_state' taken here
     raw[0] = 1.0f; // expect: rematch-state-write {{writes 'g_state' through 'raw'}}
-    Arrays &outs = g_outputs;
+    Arrays &outs = g_outputs; // expect-note: 'outs' is an alias of 'g_outputs' taken here
     outs.push_back(x[0]); // expect: rematch-cache-write {{mutates container 'g_outputs' with 'push_back' through 'outs'}}
     return Arrays{x[0] + acc};
   };
@@ -42,5 +42,5 @@ Arrays copies(const Arrays &in) {
     mine.push_back(y);
     return mine;
   };
-  return mx::checkpoint(fn)(in);
+  return mx::checkpoint(fn)(in); // expect-note: callable is checkpointed
 }

@@ -47,9 +47,9 @@ struct BlockImpl : torch::nn::Module {
 torch::Tensor built(torch::Tensor x) {
   torch::nn::Sequential seq(torch::nn::Linear(4, 4));
   seq->push_back(Count()); // expect-note: 'seq' holds 'CountImpl::forward', stored here
-  auto y = nn::checkpoint([&](const torch::Tensor &in) { return seq->forward(in); }, x); // expect: rematch-counter-update {{calls 'seq', which may run 'CountImpl::forward' it holds}}
+  auto y = nn::checkpoint([&](const torch::Tensor &in) { return seq->forward(in); }, x); // expect: rematch-counter-update {{calls 'seq', which may run 'CountImpl::forward' it holds}} expect-note: callable is checkpointed
   torch::nn::AnyModule any{Count()}; // expect-note: 'any' holds 'CountImpl::forward', stored here
-  return nn::checkpoint([&](const torch::Tensor &in) { return any.forward(in); }, y); // expect: rematch-counter-update {{calls 'any', which may run 'CountImpl::forward' it holds}}
+  return nn::checkpoint([&](const torch::Tensor &in) { return any.forward(in); }, y); // expect: rematch-counter-update {{calls 'any', which may run 'CountImpl::forward' it holds}} expect-note: callable is checkpointed
 }
 
 // The container itself checkpointed by rematch::torch::checkpoint, which
@@ -65,14 +65,14 @@ torch::Tensor whole(torch::Tensor x) {
 struct TallyImpl : torch::nn::Module {
   int64_t seen_ = 0;
   torch::Tensor forward(torch::Tensor x) {
-    ++seen_;
+    ++seen_; // expect-note: 'TallyImpl::forward' increments 'seen_' here
     return x;
   }
 };
 TORCH_MODULE(Tally);
 torch::nn::Sequential g_stack{Tally()}; // expect-note: 'g_stack' holds 'TallyImpl::forward', stored here
 torch::Tensor global_container(torch::Tensor x) {
-  return nn::checkpoint([](const torch::Tensor &in) { return g_stack->forward(in); }, x); // expect: rematch-counter-update {{calls 'g_stack', which may run 'TallyImpl::forward' it holds that increments 'seen_'}}
+  return nn::checkpoint([](const torch::Tensor &in) { return g_stack->forward(in); }, x); // expect: rematch-counter-update {{calls 'g_stack', which may run 'TallyImpl::forward' it holds that increments 'seen_'}} expect-note: callable is checkpointed
 }
 
 // ---- negatives ---------------------------------------------------------

@@ -15,9 +15,9 @@ void fill(float *out, int n) {
   for (int i = 0; i < n; ++i)
     out[i] = 0; // expect-note: 'fill' writes 'out[i]' here
 }
-void bump(int &counter) { counter += 1; }
-void clear_all(std::span<float> s) { s[0] = 0; }
-void zero_from(std::vector<float>::iterator it) { *it = 0; }
+void bump(int &counter) { counter += 1; } // expect-note: 'bump' updates 'counter' with '+=' here
+void clear_all(std::span<float> s) { s[0] = 0; } // expect-note: 'clear_all' writes 's[0]' here
+void zero_from(std::vector<float>::iterator it) { *it = 0; } // expect-note: 'zero_from' writes '*it' here
 float sum(const float *in, int n) { return in[0] + n; }
 float *buffer() { return g_buf; }
 
@@ -40,7 +40,7 @@ void passing(rematch::Segment &seg) {
 // ---- negatives -------------------------------------------------------------
 
 float negatives(rematch::Segment &seg) {
-  return seg.forward([] {
+  return seg.forward([] { // expect-note: callable is checkpointed
     float local[8];
     float *p = local;
     fill(p, 8); // a local array

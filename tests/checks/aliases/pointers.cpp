@@ -27,22 +27,22 @@ void from_globals(rematch::Segment &seg, float x) {
     p[3] = x; // expect: rematch-state-write {{checkpointed lambda writes 'g_buffer' through 'p'; the recomputation in backward writes it again}}
     float *q = &g_scale; // expect-note: 'q' is an alias of 'g_scale' taken here
     *q = x; // expect: rematch-state-write {{writes 'g_scale' through 'q'}}
-    int *c = &g_count;
+    int *c = &g_count; // expect-note: 'c' is an alias of 'g_count' taken here
     ++*c; // expect: rematch-counter-update {{increments 'g_count' through 'c'}}
     (*c) += 2; // expect: rematch-counter-update {{updates 'g_count' with '+=' through 'c'}}
-    float *lr = &g_cfg.lr;
+    float *lr = &g_cfg.lr; // expect-note: 'lr' is an alias of 'g_cfg' taken here
     *lr *= 0.5f; // expect: rematch-counter-update {{updates 'g_cfg' with '*=' through 'lr'}}
-    Config *cfg = &g_cfg;
+    Config *cfg = &g_cfg; // expect-note: 'cfg' is an alias of 'g_cfg' taken here
     cfg->steps = 0; // expect: rematch-state-write {{writes 'g_cfg' through 'cfg'}}
   });
 }
 
 // Pointer arithmetic, &p[i] and increments keep the pointer in its array.
 void arithmetic(rematch::Segment &seg, float x) {
-  seg.forward([x] {
-    float *p = g_buffer + 8;
+  seg.forward([x] { // expect-note: callable is checkpointed
+    float *p = g_buffer + 8; // expect-note: 'p' is an alias of 'g_buffer' taken here expect-note: 'r' is an alias of 'g_buffer' taken here
     p[1] = x; // expect: rematch-state-write {{writes 'g_buffer' through 'p'}}
-    float *q = &g_buffer[4];
+    float *q = &g_buffer[4]; // expect-note: 'q' is an alias of 'g_buffer' taken here
     q++;
     *q = x; // expect: rematch-state-write {{writes 'g_buffer' through 'q'}}
     float *r = p - 2;
@@ -53,14 +53,14 @@ void arithmetic(rematch::Segment &seg, float x) {
 // Any binding counts, wherever it is: the loop moves the pointer onto the
 // global after its first write.
 void rebound(rematch::Segment &seg, float x, bool flag) {
-  seg.forward([x, flag] {
+  seg.forward([x, flag] { // expect-note: callable is checkpointed
     float local[4] = {};
     float *p = local;
     for (int i = 0; i < 2; ++i) {
       p[0] = x; // expect: rematch-state-write {{writes 'g_buffer' through 'p'}}
-      p = g_buffer;
+      p = g_buffer; // expect-note: 'p' is an alias of 'g_buffer' taken here
     }
-    float *s = flag ? g_buffer : local;
+    float *s = flag ? g_buffer : local; // expect-note: 's' is an alias of 'g_buffer' taken here
     s[2] = x; // expect: rematch-state-write {{writes 'g_buffer' through 's'}}
   });
 }
@@ -68,7 +68,7 @@ void rebound(rematch::Segment &seg, float x, bool flag) {
 // A pointer copied from another names the root and the pointer written
 // through; the note is where the root was taken.
 void chained(rematch::Segment &seg, float x) {
-  seg.forward([x] {
+  seg.forward([x] { // expect-note: callable is checkpointed
     float *p = g_buffer; // expect-note: 'q' is an alias of 'g_buffer' taken here
     float *q = p + 1;
     q[0] = x; // expect: rematch-state-write {{writes 'g_buffer' through 'q'}}
@@ -77,8 +77,8 @@ void chained(rematch::Segment &seg, float x) {
 
 // The global pointer itself: what it points to outlives the call.
 void global_pointer(rematch::Segment &seg, float x) {
-  seg.forward([x] {
-    float *p = g_cursor;
+  seg.forward([x] { // expect-note: callable is checkpointed
+    float *p = g_cursor; // expect-note: 'p' is an alias of 'g_cursor' taken here
     *p = x; // expect: rematch-state-write {{writes 'g_cursor' through 'p'}}
   });
 }
@@ -89,15 +89,15 @@ void global_pointer(rematch::Segment &seg, float x) {
 // leaves the read its own.
 struct Meter {
   int ticks = 0;
-  void tick() { ++ticks; }
+  void tick() { ++ticks; } // expect-note: 'Meter::tick' increments 'ticks' here
   int peek() const { return ticks; }
-  void elsewhere() { ++g_count; }
+  void elsewhere() { ++g_count; } // expect-note: 'Meter::elsewhere' increments 'g_count' here
 };
 Meter *g_meter = new Meter;
 std::unique_ptr<Meter> g_owned;
 std::shared_ptr<Meter> g_shared_meter;
 void methods_through_pointers(rematch::Segment &seg) {
-  seg.forward([] {
+  seg.forward([] { // expect-note: callable is checkpointed
     g_meter->tick(); // expect: rematch-counter-update {{calls 'Meter::tick', which increments 'ticks'}}
     g_owned->tick(); // expect: rematch-counter-update {{calls 'Meter::tick'}}
     (*g_owned).tick(); // expect: rematch-counter-update {{calls 'Meter::tick'}}
@@ -113,7 +113,7 @@ void methods_through_pointers(rematch::Segment &seg) {
 struct Layer {
   float weights_[16];
   float run(rematch::Segment &seg, float x) {
-    return seg.forward([this, x] {
+    return seg.forward([this, x] { // expect-note: callable is checkpointed
       float *w = weights_; // expect-note: 'w' is an alias of 'weights_' taken here
       w[0] += x; // expect: rematch-counter-update {{updates 'weights_' with '+=' through 'w'}}
       return w[1];
@@ -123,13 +123,13 @@ struct Layer {
 
 void captures_and_params(rematch::Segment &seg, float *out, float x) {
   float acc[4] = {};
-  seg.forward([&acc, x] {
-    float *a = acc;
+  seg.forward([&acc, x] { // expect-note: callable is checkpointed
+    float *a = acc; // expect-note: 'a' is an alias of 'acc' taken here
     a[0] = x; // expect: rematch-state-write {{writes 'acc' through 'a'}}
   });
-  rematch::torch::checkpoint(
+  rematch::torch::checkpoint( // expect-note: callable is checkpointed
       [](float *o, float v) {
-        float *dst = o + 1;
+        float *dst = o + 1; // expect-note: 'dst' is an alias of 'o' taken here
         *dst = v; // expect: rematch-state-write {{writes 'o' through 'dst'}}
       },
       out, x);
@@ -144,10 +144,10 @@ struct Tensors {
 };
 Tensors g_tensors;
 void struct_copies(rematch::Segment &seg, float x) {
-  seg.forward([x] {
+  seg.forward([x] { // expect-note: callable is checkpointed
     Tensors t = g_tensors; // expect-note: 't' is an alias of 'g_tensors' taken here
     t.act[0] = x; // expect: rematch-state-write {{writes 'g_tensors' through 't'}}
-    float *g = t.grad + 1;
+    float *g = t.grad + 1; // expect-note: 'g' is an alias of 'g_tensors' taken here
     *g = x; // expect: rematch-state-write {{writes 'g_tensors' through 'g'}}
     t.n = 3; // the copy's own member: local
   });
@@ -156,7 +156,7 @@ void struct_copies(rematch::Segment &seg, float x) {
 // ---- negatives -------------------------------------------------------------
 
 void negatives(rematch::Segment &seg, float x) {
-  seg.forward([x] {
+  seg.forward([x] { // expect-note: callable is checkpointed
     float local[4] = {};
     float *p = local;
     p[0] = x; // a local array: quiet
@@ -179,7 +179,7 @@ void negatives(rematch::Segment &seg, float x) {
 float *opaque();
 float *g_table[4];
 void unknown_origins(rematch::Segment &seg, float x) {
-  seg.forward([x] {
+  seg.forward([x] { // expect-note: callable is checkpointed
     float *p = opaque(); // nothing says where it points
     p[0] = x;
     float *q = g_table[1]; // expect: rematch-global-read {{'g_table'}}

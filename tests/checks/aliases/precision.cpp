@@ -31,8 +31,8 @@ void one_finding(rematch::Segment &seg, int k, float x) {
 
 // A shared_ptr's copies share the object: one taken from a global writes it.
 void shared_from_global(rematch::Segment &seg, float x) {
-  seg.forward([x] {
-    std::shared_ptr<Entry> p = g_shared;
+  seg.forward([x] { // expect-note: callable is checkpointed
+    std::shared_ptr<Entry> p = g_shared; // expect-note: 'p' is an alias of 'g_shared' taken here
     p->value = x; // expect: rematch-state-write {{writes 'g_shared' through 'p'}}
   });
 }
@@ -65,7 +65,7 @@ float locals(rematch::Segment &seg, int k, float x) {
 
 float *lookup(int k);
 float unknown(rematch::Segment &seg, int k, float x) {
-  return seg.forward([k, x] {
+  return seg.forward([k, x] { // expect-note: callable is checkpointed
     float *p = lookup(k); // declared only: nothing says where it points
     p[0] = x;
     float *slot = g_slots[k]; // expect: rematch-global-read {{'g_slots'}}

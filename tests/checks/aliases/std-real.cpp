@@ -28,19 +28,19 @@ void iterators(int k, float x) {
   checkpoint([k, x] { // expect-note: callable is checkpointed by this call to 'checkpoint'
     auto it = g_cache.find(k); // expect-note: 'it' is an alias of 'g_cache' taken here
     it->second += x; // expect: rematch-counter-update {{updates 'g_cache' with '+=' through 'it'}}
-    auto b = g_buf.begin() + 2;
+    auto b = g_buf.begin() + 2; // expect-note: 'b' is an alias of 'g_buf' taken here
     *b = x; // expect: rematch-state-write {{writes 'g_buf' through 'b'}}
-    auto n = std::next(g_buf.begin());
+    auto n = std::next(g_buf.begin()); // expect-note: 'n' is an alias of 'g_buf' taken here
     *n = x; // expect: rematch-state-write {{writes 'g_buf' through 'n'}}
-    for (auto &[key, list] : g_lists)
+    for (auto &[key, list] : g_lists) // expect-note: '[key, list]' is an alias of 'g_lists' taken here
       list.push_back(x); // expect: rematch-cache-write {{mutates container 'g_lists' with 'push_back' through '[key, list]'}}
-    std::span<float> s(g_buf);
+    std::span<float> s(g_buf); // expect-note: 's' is an alias of 'g_buf' taken here
     s[0] = x; // expect: rematch-state-write {{writes 'g_buf' through 's'}}
   });
 }
 
 void algorithms(const std::vector<float> &in, float x) {
-  checkpoint([&in, x] {
+  checkpoint([&in, x] { // expect-note: callable is checkpointed
     std::copy(in.begin(), in.end(), g_buf.begin()); // expect: rematch-state-write {{writes 'g_buf' with 'copy'}}
     std::transform(in.begin(), in.end(), g_buf.begin(), [](float v) { return v + 1; }); // expect: rematch-state-write {{writes 'g_buf' with 'transform'}}
     std::fill(g_buf.begin(), g_buf.end(), x); // expect: rematch-state-write {{writes 'g_buf' with 'fill'}}
@@ -51,8 +51,8 @@ void algorithms(const std::vector<float> &in, float x) {
 }
 
 void shared(float x) {
-  checkpoint([x] {
-    auto p = g_shared;
+  checkpoint([x] { // expect-note: callable is checkpointed
+    auto p = g_shared; // expect-note: 'p' is an alias of 'g_shared' taken here
     p->push_back(x); // expect: rematch-cache-write {{mutates container 'g_shared' with 'push_back' through 'p'}}
   });
 }

@@ -24,11 +24,11 @@ std::vector<float> g_odd(8);
 int g_n = 0;
 
 void ranges_algorithms() {
-  checkpoint([] { std::ranges::sort(g_v); }); // expect: rematch-state-write {{checkpointed lambda writes 'g_v' with 'sort'}}
-  checkpoint([] { std::ranges::fill(g_v, 1.0f); }); // expect: rematch-state-write {{writes 'g_v' with 'fill'}}
-  checkpoint([] { std::ranges::sort(g_v.begin(), g_v.end()); }); // expect: rematch-state-write {{writes 'g_v' with 'sort'}}
-  checkpoint([] { std::ranges::reverse(g_v); }); // expect: rematch-state-write {{writes 'g_v' with 'reverse'}}
-  checkpoint([] { std::ranges::copy(std::vector<float>(3), g_v.begin()); }); // expect: rematch-state-write {{writes 'g_v' with 'copy'}}
+  checkpoint([] { std::ranges::sort(g_v); }); // expect: rematch-state-write {{checkpointed lambda writes 'g_v' with 'sort'}} expect-note: callable is checkpointed
+  checkpoint([] { std::ranges::fill(g_v, 1.0f); }); // expect: rematch-state-write {{writes 'g_v' with 'fill'}} expect-note: callable is checkpointed
+  checkpoint([] { std::ranges::sort(g_v.begin(), g_v.end()); }); // expect: rematch-state-write {{writes 'g_v' with 'sort'}} expect-note: callable is checkpointed
+  checkpoint([] { std::ranges::reverse(g_v); }); // expect: rematch-state-write {{writes 'g_v' with 'reverse'}} expect-note: callable is checkpointed
+  checkpoint([] { std::ranges::copy(std::vector<float>(3), g_v.begin()); }); // expect: rematch-state-write {{writes 'g_v' with 'copy'}} expect-note: callable is checkpointed
   checkpoint([] {
     std::vector<float> v(8);
     std::ranges::sort(v);
@@ -39,9 +39,9 @@ void ranges_algorithms() {
 }
 
 void classic_algorithms() {
-  checkpoint([] { std::sort(std::execution::seq, g_v.begin(), g_v.end()); }); // expect: rematch-state-write {{writes 'g_v' with 'sort'}}
-  checkpoint([] { std::inclusive_scan(g_v.begin(), g_v.end(), g_v.begin()); }); // expect: rematch-state-write {{writes 'g_v' with 'inclusive_scan'}}
-  checkpoint([] {
+  checkpoint([] { std::sort(std::execution::seq, g_v.begin(), g_v.end()); }); // expect: rematch-state-write {{writes 'g_v' with 'sort'}} expect-note: callable is checkpointed
+  checkpoint([] { std::inclusive_scan(g_v.begin(), g_v.end(), g_v.begin()); }); // expect: rematch-state-write {{writes 'g_v' with 'inclusive_scan'}} expect-note: callable is checkpointed
+  checkpoint([] { // expect-note: callable is checkpointed
     std::vector<float> in(8);
     // Two outputs, one call: one finding per check and place.
     std::partition_copy(in.begin(), in.end(), g_v.begin(), g_odd.begin(), // expect: rematch-state-write {{with 'partition_copy'}}
@@ -62,8 +62,8 @@ void classic_algorithms() {
 }
 
 void atomic_refs() {
-  checkpoint([] { std::atomic_ref<int> r(g_n); r.fetch_add(1); }); // expect: rematch-counter-update {{increments 'g_n' with 'fetch_add' through 'r'}}
-  checkpoint([] { std::atomic_ref<int> r(g_n); r.store(2); }); // expect: rematch-state-write {{writes 'g_n' with 'store' through 'r'}}
+  checkpoint([] { std::atomic_ref<int> r(g_n); r.fetch_add(1); }); // expect: rematch-counter-update {{increments 'g_n' with 'fetch_add' through 'r'}} expect-note: 'r' is an alias of 'g_n' taken here expect-note: callable is checkpointed
+  checkpoint([] { std::atomic_ref<int> r(g_n); r.store(2); }); // expect: rematch-state-write {{writes 'g_n' with 'store' through 'r'}} expect-note: 'r' is an alias of 'g_n' taken here expect-note: callable is checkpointed
   checkpoint([] {
     int local = 0;
     std::atomic_ref<int> r(local);
@@ -73,19 +73,19 @@ void atomic_refs() {
 }
 
 void scale(std::vector<float> &v) {
-  std::for_each(v.begin(), v.end(), [](float &x) { x *= 2; }); // expect-note: 'scale' updates 'v' with '*=' through 'x' here
+  std::for_each(v.begin(), v.end(), [](float &x) { x *= 2; }); // expect-note: 'scale' updates 'v' with '*=' through 'x' here expect-note: 'x' is an alias of 'v' taken here
 }
 
 void visitors() {
-  checkpoint([] { std::for_each(g_v.begin(), g_v.end(), [](float &x) { x = 0; }); }); // expect: rematch-state-write {{writes 'g_v' through 'x'}}, rematch-global-read {{reads mutable global 'g_v'}}
-  checkpoint([] { std::ranges::for_each(g_v, [](float &x) { x = 1; }); }); // expect: rematch-state-write {{writes 'g_v' through 'x'}}
-  checkpoint([] {
+  checkpoint([] { std::for_each(g_v.begin(), g_v.end(), [](float &x) { x = 0; }); }); // expect: rematch-state-write {{writes 'g_v' through 'x'}}, rematch-global-read {{reads mutable global 'g_v'}} expect-note: callable is checkpointed expect-note: 'x' is an alias of 'g_v' taken here
+  checkpoint([] { std::ranges::for_each(g_v, [](float &x) { x = 1; }); }); // expect: rematch-state-write {{writes 'g_v' through 'x'}} expect-note: 'x' is an alias of 'g_v' taken here expect-note: callable is checkpointed
+  checkpoint([] { // expect-note: callable is checkpointed
     auto zero = [](float &x) { x = 0; }; // expect: rematch-state-write {{writes 'g_v' through 'x'}}
     std::for_each_n(g_v.begin(), 2, zero); // expect-note: 'x' is an alias of 'g_v' taken here
   });
-  checkpoint([] { scale(g_v); }); // expect: rematch-counter-update {{calls 'scale', which updates 'v' with '*=' through 'x'}}
+  checkpoint([] { scale(g_v); }); // expect: rematch-counter-update {{calls 'scale', which updates 'v' with '*=' through 'x'}} expect-note: callable is checkpointed
   // Read through a const reference, or summed into a local: a read.
-  checkpoint([] {
+  checkpoint([] { // expect-note: callable is checkpointed
     float s = 0;
     std::for_each(g_v.begin(), g_v.end(), [&s](const float &x) { s += x; }); // expect: rematch-global-read {{reads mutable global 'g_v'}}, rematch-global-read {{reads mutable global 'g_v'}}
     return s;

@@ -31,7 +31,7 @@ struct Params { float *w; int n; };           // a handle: w points outside
 struct Weights { std::vector<float> w; int n; }; // a value
 
 std::vector<float> make() { return std::vector<float>(4); }
-std::vector<float> copy_of_global() { return g_vec; }
+std::vector<float> copy_of_global() { return g_vec; } // expect-note: 'copy_of_global' reads mutable global 'g_vec' here
 void normalise(std::vector<float> x) { for (auto &e : x) e /= 2; }
 void zero_through(Params p) { p.w[0] = 0; } // expect-note: 'zero_through' writes 'p.w[0]' here
 
@@ -66,9 +66,9 @@ void parameters() {
   // A struct of values by value: silent; a struct holding a pointer: the
   // pointer still points at the caller's buffer.
   checkpoint([](Weights p) { p.w[0] = 1; p.n = 2; }, Weights{g_vec, 1});
-  checkpoint([](Params p) { p.w[0] = 1; p.n = 2; }, Params{g_buf, 8}); // expect: rematch-state-write {{checkpointed lambda writes 'p.w[0]'}}
+  checkpoint([](Params p) { p.w[0] = 1; p.n = 2; }, Params{g_buf, 8}); // expect: rematch-state-write {{checkpointed lambda writes 'p.w[0]'}} expect-note: callable is checkpointed
   // A span by value is a view of the caller's elements.
-  checkpoint([](std::span<float> s) { s[0] = 1; }, std::span<float>(g_buf)); // expect: rematch-state-write {{writes 's[0]'}}
+  checkpoint([](std::span<float> s) { s[0] = 1; }, std::span<float>(g_buf)); // expect: rematch-state-write {{writes 's[0]'}} expect-note: callable is checkpointed
 }
 
 // ---- by-value captures ----------------------------------------------------
@@ -77,22 +77,22 @@ void captures(Params p, Weights w, std::span<float> s) {
   // Captured copies cannot be written unless the lambda is mutable; what a
   // copied pointer or span points to can.
   checkpoint([w] { return w.w[0]; });
-  checkpoint([p] { p.w[0] = 1; }); // expect: rematch-state-write {{checkpointed lambda writes 'p.w[0]'}}
-  checkpoint([s] { auto t = s.subspan(1); t[0] = 2; }); // expect: rematch-state-write {{writes 's' through 't'}}
-  checkpoint([s] { s[0] = 1; }); // expect: rematch-state-write {{writes 's[0]'}}
+  checkpoint([p] { p.w[0] = 1; }); // expect: rematch-state-write {{checkpointed lambda writes 'p.w[0]'}} expect-note: callable is checkpointed
+  checkpoint([s] { auto t = s.subspan(1); t[0] = 2; }); // expect: rematch-state-write {{writes 's' through 't'}} expect-note: 't' is an alias of 's' taken here expect-note: callable is checkpointed
+  checkpoint([s] { s[0] = 1; }); // expect: rematch-state-write {{writes 's[0]'}} expect-note: callable is checkpointed
   std::vector<float> local(4);
   std::vector<float *> ptrs{g_buf};
   checkpoint([local] { return local[0]; });
-  checkpoint([ptrs] { *ptrs[0] = 1; }); // expect: rematch-state-write {{writes '*ptrs[0]'}}
+  checkpoint([ptrs] { *ptrs[0] = 1; }); // expect: rematch-state-write {{writes '*ptrs[0]'}} expect-note: callable is checkpointed
   // A mutable lambda's copy is kept in the closure: the recomputation sees
   // what the forward left there.
-  checkpoint([local]() mutable { local[0] += 1; }); // expect: rematch-counter-update {{updates 'local[0]' with '+='}}
+  checkpoint([local]() mutable { local[0] += 1; }); // expect: rematch-counter-update {{updates 'local[0]' with '+='}} expect-note: callable is checkpointed
 }
 
 // ---- local copies ---------------------------------------------------------
 
 void locals() {
-  checkpoint([] {
+  checkpoint([] { // expect-note: callable is checkpointed
     auto v = make();                 // a copy returned by value
     v[0] = 3;
     for (auto &e : v) e += 1;
@@ -107,19 +107,19 @@ void locals() {
     normalise(make());               // a helper's own by-value copy
     return v[0] + c[0] + first[0] + a[0];
   });
-  checkpoint([] {
+  checkpoint([] { // expect-note: callable is checkpointed
     std::vector<float> &r = g_vec; // expect-note: 'r' is an alias of 'g_vec' taken here
     r[0] = 1; // expect: rematch-state-write {{writes 'g_vec' through 'r'}}
   });
-  checkpoint([] { zero_through(Params{g_buf, 8}); }); // expect: rematch-state-write {{calls 'zero_through', which writes 'p.w[0]'}}
+  checkpoint([] { zero_through(Params{g_buf, 8}); }); // expect: rematch-state-write {{calls 'zero_through', which writes 'p.w[0]'}} expect-note: callable is checkpointed
 }
 
 // ---- a std::function copy shares what its lambda captured by reference -----
 
 void functions() {
   int counter = 0;
-  std::function<void()> bump = [&counter] { ++counter; }; // expect-note: 'bump' holds a lambda, stored here
-  checkpoint([bump] { bump(); }); // expect: rematch-counter-update {{calls 'bump', which may run a lambda it holds that increments 'counter'}}
+  std::function<void()> bump = [&counter] { ++counter; }; // expect-note: 'bump' holds a lambda, stored here expect-note: 'lambda' increments 'counter' here
+  checkpoint([bump] { bump(); }); // expect: rematch-counter-update {{calls 'bump', which may run a lambda it holds that increments 'counter'}} expect-note: callable is checkpointed
   std::function<int(int)> twice = [](int x) { return 2 * x; };
   checkpoint([twice] { return twice(2); });
 }

@@ -6,7 +6,7 @@
 #define TRACE(msg) puts(msg)
 
 float statements(rematch::Segment &seg, float x) {
-  return seg.forward([x] {
+  return seg.forward([x] { // expect-note: callable is checkpointed
     std::cout << "x = " << x << std::endl;
     printf("x = %f\n", x);
     spdlog::info("x = {}", x);
@@ -17,7 +17,7 @@ float statements(rematch::Segment &seg, float x) {
 }
 
 void in_a_block(rematch::Segment &seg, int step) {
-  seg.forward([step] {
+  seg.forward([step] { // expect-note: callable is checkpointed
     for (int i = 0; i < step; ++i) {
       fmt::print("i = {}\n", i);
     }
@@ -27,7 +27,7 @@ void in_a_block(rematch::Segment &seg, int step) {
 // Not offered: the output is part of a larger expression or declaration,
 // or comes from a macro.
 int not_offered(rematch::Segment &seg, int step) {
-  return seg.forward([step] {
+  return seg.forward([step] { // expect-note: callable is checkpointed
     int n = printf("step %d\n", step);
     TRACE("step");
     LOG(INFO) << "step";

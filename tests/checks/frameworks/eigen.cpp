@@ -19,12 +19,12 @@ float updates(rematch::Segment &seg, Eigen::MatrixXf &acc, Eigen::MatrixXf &out,
 }
 
 float draws(rematch::Segment &seg, Eigen::MatrixXf &noise) {
-  return seg.forward([&] {
+  return seg.forward([&] { // expect-note: callable is checkpointed expect-note: if it saves and restores the C library's rand() state, declare what
     // expect-next-line: rematch-unreplayed-rng {{draws from the C library's rand() state through 'Eigen::MatrixXf::Random', which 'rematch::Segment::forward' does not replay}}
     Eigen::MatrixXf r = Eigen::MatrixXf::Random(3, 3);
     Eigen::MatrixXf s(3, 3);
-    s.setRandom(); // expect: rematch-unreplayed-rng
-    noise.setRandom(); // expect: rematch-unreplayed-rng, rematch-state-write {{'noise'}}
+    s.setRandom(); // expect: rematch-unreplayed-rng {{draws from the C library's rand() state through 'Eigen::DenseBase::setRandom', which 'rematch::Segment::forward' does not replay}}
+    noise.setRandom(); // expect: rematch-unreplayed-rng {{draws from the C library's rand() state through 'Eigen::DenseBase::setRandom', which 'rematch::Segment::forward' does not replay}}, rematch-state-write {{'noise'}}
     return (r + s).sum();
   });
 }

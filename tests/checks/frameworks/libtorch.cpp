@@ -27,23 +27,23 @@ namespace F = torch::nn::functional;
 // ---- default-generator draws ----------------------------------------------
 
 torch::Tensor draws(const torch::Tensor &x) {
-  return nn::checkpoint([](const torch::Tensor &in) { // expect-note: callable is checkpointed by this call to 'nn::checkpoint'
+  return nn::checkpoint([](const torch::Tensor &in) { // expect-note: callable is checkpointed by this call to 'nn::checkpoint' expect-note: checkpoint with 'rematch::torch::checkpoint', which replays torch's
     // expect-next-line: rematch-unreplayed-rng {{checkpointed lambda draws from torch's default generator through 'torch::dropout', which 'nn::checkpoint' does not replay; the recomputation in backward draws a different mask}}
     auto a = torch::dropout(in, 0.5, true);
     auto b = torch::randn_like(in); // expect: rematch-unreplayed-rng {{'torch::randn_like'}}
     auto c = torch::rand({2, 2}); // expect: rematch-unreplayed-rng {{'torch::rand'}}
-    auto d = torch::randint(0, 10, {2, 2}); // expect: rematch-unreplayed-rng
-    auto e = torch::randperm(4); // expect: rematch-unreplayed-rng
+    auto d = torch::randint(0, 10, {2, 2}); // expect: rematch-unreplayed-rng {{draws from torch's default generator through 'torch::randint', which 'nn::checkpoint' does not replay}}
+    auto e = torch::randperm(4); // expect: rematch-unreplayed-rng {{draws from torch's default generator through 'torch::randperm', which 'nn::checkpoint' does not replay}}
     auto f = at::bernoulli(torch::sigmoid(in)); // expect: rematch-unreplayed-rng {{'at::bernoulli'}}
-    auto g = torch::multinomial(torch::softmax(in, 0), 1); // expect: rematch-unreplayed-rng
-    auto h = at::normal(in, 1.0); // expect: rematch-unreplayed-rng
-    auto i = torch::poisson(in.abs()); // expect: rematch-unreplayed-rng
+    auto g = torch::multinomial(torch::softmax(in, 0), 1); // expect: rematch-unreplayed-rng {{draws from torch's default generator through 'torch::multinomial', which 'nn::checkpoint' does not replay}}
+    auto h = at::normal(in, 1.0); // expect: rematch-unreplayed-rng {{draws from torch's default generator through 'at::normal', which 'nn::checkpoint' does not replay}}
+    auto i = torch::poisson(in.abs()); // expect: rematch-unreplayed-rng {{draws from torch's default generator through 'torch::poisson', which 'nn::checkpoint' does not replay}}
     auto j = F::dropout(in, F::DropoutFuncOptions().p(0.2)); // expect: rematch-unreplayed-rng {{'F::dropout'}}
-    auto k = F::alpha_dropout(in, F::AlphaDropoutFuncOptions().p(0.2)); // expect: rematch-unreplayed-rng
-    auto l = torch::rrelu(in, 0.1, 0.3, /*training=*/true); // expect: rematch-unreplayed-rng
+    auto k = F::alpha_dropout(in, F::AlphaDropoutFuncOptions().p(0.2)); // expect: rematch-unreplayed-rng {{draws from torch's default generator through 'F::alpha_dropout', which 'nn::checkpoint' does not replay}}
+    auto l = torch::rrelu(in, 0.1, 0.3, /*training=*/true); // expect: rematch-unreplayed-rng {{draws from torch's default generator through 'torch::rrelu', which 'nn::checkpoint' does not replay}}
     auto m = in.clone();
     m.bernoulli_(0.5); // expect: rematch-unreplayed-rng {{'at::Tensor::bernoulli_'}}
-    m.uniform_(); // expect: rematch-unreplayed-rng
+    m.uniform_(); // expect: rematch-unreplayed-rng {{draws from torch's default generator through 'at::Tensor::uniform_', which 'nn::checkpoint' does not replay}}
     return a + b + c + d + e + f + g + h + i + j + k + l + m;
   }, x);
 }
@@ -69,7 +69,7 @@ torch::Tensor draws_negatives(const torch::Tensor &x) {
 // A generator created and seeded inside the callable is the same in both
 // passes; one reached from outside is not.
 torch::Tensor generators(const torch::Tensor &x, at::Generator &outside) {
-  return nn::checkpoint([&](const torch::Tensor &in) {
+  return nn::checkpoint([&](const torch::Tensor &in) { // expect-note: callable is checkpointed
     auto local = at::detail::createCPUGenerator(42);
     auto a = torch::randn({2}, local);
     auto b = torch::randn({2}, outside); // expect: rematch-unreplayed-rng {{draws from 'outside', which is not replayed}}
@@ -84,14 +84,14 @@ torch::Tensor generators(const torch::Tensor &x, at::Generator &outside) {
 
 torch::Tensor in_place(const torch::Tensor &x, torch::Tensor &acc,
                        torch::Tensor shared, torch::Tensor out) {
-  return nn::checkpoint([&acc, shared, &out](const torch::Tensor &in) {
+  return nn::checkpoint([&acc, shared, &out](const torch::Tensor &in) { // expect-note: callable is checkpointed
     acc.add_(in); // expect: rematch-state-write {{writes 'acc' with 'add_'}}
     shared.mul_(2); // expect: rematch-state-write {{writes 'shared' with 'mul_'}}
     in.relu_(); // expect: rematch-state-write {{writes 'in' with 'relu_'}}
     acc += in; // expect: rematch-counter-update {{updates 'acc' with '+='}}
     torch::relu_(out); // expect: rematch-state-write {{'out'}}
     at::add_out(out, in, in); // expect: rematch-state-write {{'out'}}
-    acc.zero_(); // expect: rematch-state-write
+    acc.zero_(); // expect: rematch-state-write {{writes 'acc' with 'zero_'}}
     return in * 2;
   }, x);
 }
@@ -129,9 +129,9 @@ struct Block : torch::nn::Module {
     running_var = register_buffer("rv", torch::ones({4}));
   }
   torch::Tensor forward(const torch::Tensor &x) {
-    return nn::checkpoint([this](const torch::Tensor &in) {
+    return nn::checkpoint([this](const torch::Tensor &in) { // expect-note: callable is checkpointed expect-note: checkpoint with 'rematch::torch::checkpoint', which replays torch's
       auto a = drop(in); // expect: rematch-unreplayed-rng {{(may: in training mode)}}
-      auto b = bn(a); // expect: rematch-state-write, rematch-counter-update {{'num_batches_tracked'}}
+      auto b = bn(a); // expect: rematch-state-write {{calls 'torch::nn::ModuleHolder::operator()', which writes 'running_mean' with 'forward' (may: in training mode)}}, rematch-counter-update {{'num_batches_tracked'}}
       // expect-next-line: rematch-state-write {{'running_mean'}}
       auto c = torch::batch_norm(b, {}, {}, running_mean, running_var,
                                  /*training=*/true, 0.1, 1e-5, false);
@@ -184,7 +184,7 @@ torch::Tensor annotated(const torch::Tensor &x) {
   auto y = nn::annotated_checkpoint([](const torch::Tensor &in) {
     return torch::dropout(in, 0.5, true);
   }, x);
-  return nn::annotated_plain([](const torch::Tensor &in) {
+  return nn::annotated_plain([](const torch::Tensor &in) { // expect-note: callable is checkpointed expect-note: checkpoint with 'rematch::torch::checkpoint', which replays torch's
     return torch::dropout(in, 0.5, true); // expect: rematch-unreplayed-rng {{through 'torch::dropout', which 'nn::annotated_plain' does not replay}}
   }, y);
 }
@@ -192,7 +192,7 @@ torch::Tensor annotated(const torch::Tensor &x) {
 // A replaying entry point replays the default generator only: an outside
 // generator is still another stream.
 torch::Tensor replayed_but_outside(const torch::Tensor &x, at::Generator &gen) {
-  return nn::replaying_checkpoint([&](const torch::Tensor &in) {
+  return nn::replaying_checkpoint([&](const torch::Tensor &in) { // expect-note: callable is checkpointed
     return in + torch::randn({2}, gen); // expect: rematch-unreplayed-rng {{'gen'}}
   }, x);
 }
@@ -203,7 +203,7 @@ torch::Tensor replayed_but_outside(const torch::Tensor &x, at::Generator &gen) {
 // Tensor::print writes to stdout.
 
 torch::Tensor serialization(const torch::Tensor &x, std::ostream &out) {
-  return nn::checkpoint([&](const torch::Tensor &in) {
+  return nn::checkpoint([&](const torch::Tensor &in) { // expect-note: callable is checkpointed
     torch::save(in, "activation.pt"); // expect: rematch-io {{calls 'torch::save', which performs I/O through 'torch::serialize::OutputArchive::save_to'}}
     in.print(); // expect: rematch-logging {{logs through 'at::TensorBase::print'}}
     torch::save(in, out); // expect: rematch-state-write {{calls 'torch::save', which writes}}
@@ -227,7 +227,7 @@ torch::Tensor serialization(const torch::Tensor &x, std::ostream &out) {
 struct HeldNormImpl : torch::nn::Module {
   torch::nn::BatchNorm1d bn{nullptr};
   torch::Tensor forward(const torch::Tensor &x) {
-    return bn(x); // expect: rematch-state-write, rematch-counter-update {{checkpointed module 'HeldNormImpl'}}
+    return bn(x); // expect: rematch-state-write {{'HeldNormImpl' calls 'torch::nn::ModuleHolder::operator()', which writes 'running_mean' with 'forward' (may: in training mode)}}, rematch-counter-update {{checkpointed module 'HeldNormImpl'}}
   }
 };
 TORCH_MODULE(HeldNorm);
@@ -235,7 +235,7 @@ TORCH_MODULE(HeldNorm);
 struct ListedNormImpl : torch::nn::Module {
   torch::nn::BatchNorm1d bn{nullptr};
   torch::Tensor forward(const torch::Tensor &x) {
-    return bn(x); // expect: rematch-state-write, rematch-counter-update {{checkpointed module 'ListedNormImpl'}}
+    return bn(x); // expect: rematch-state-write {{'ListedNormImpl' calls 'torch::nn::ModuleHolder::operator()', which writes 'running_mean' with 'forward' (may: in training mode)}}, rematch-counter-update {{checkpointed module 'ListedNormImpl'}}
   }
 };
 TORCH_MODULE(ListedNorm);
@@ -243,14 +243,14 @@ TORCH_MODULE(ListedNorm);
 struct SharedNormImpl : torch::nn::Module {
   torch::nn::BatchNorm1d bn{nullptr};
   torch::Tensor forward(const torch::Tensor &x) {
-    return bn(x); // expect: rematch-state-write, rematch-counter-update {{checkpointed module 'SharedNormImpl'}}
+    return bn(x); // expect: rematch-state-write {{'SharedNormImpl' calls 'torch::nn::ModuleHolder::operator()', which writes 'running_mean' with 'forward' (may: in training mode)}}, rematch-counter-update {{checkpointed module 'SharedNormImpl'}}
   }
 };
 
 struct SequentialNormImpl : torch::nn::Module {
   torch::nn::BatchNorm1d bn{nullptr};
   torch::Tensor forward(const torch::Tensor &x) {
-    return bn(x); // expect: rematch-state-write, rematch-counter-update {{checkpointed module 'SequentialNormImpl'}}
+    return bn(x); // expect: rematch-state-write {{'SequentialNormImpl' calls 'torch::nn::ModuleHolder::operator()', which writes 'running_mean' with 'forward' (may: in training mode)}}, rematch-counter-update {{checkpointed module 'SequentialNormImpl'}}
   }
 };
 TORCH_MODULE(SequentialNorm);

@@ -19,15 +19,15 @@ template <class Fn> Arrays keyed_checkpoint(Fn f, const Arrays &in) {
 int g_calls = 0;
 
 Arrays keyless(const Arrays &in) {
-  auto f = mx::checkpoint([](const Arrays &xs) { // expect-note: callable is checkpointed by this call to 'mlx::core::checkpoint'
+  auto f = mx::checkpoint([](const Arrays &xs) { // expect-note: callable is checkpointed by this call to 'mlx::core::checkpoint' expect-note: if it saves and restores MLX's global key sequence, declare what
     const mx::array &x = xs[0];
     // expect-next-line: rematch-unreplayed-rng {{checkpointed lambda draws from MLX's global key sequence through 'mx::random::bernoulli', which 'mlx::core::checkpoint' does not replay}}
     auto mask = mx::random::bernoulli(mx::array(0.5f), x.shape());
     auto u = mx::random::uniform(x.shape()); // expect: rematch-unreplayed-rng {{'mx::random::uniform'}}
-    auto n = mx::random::normal(x.shape()); // expect: rematch-unreplayed-rng
-    auto i = mx::random::randint(0, 10, x.shape()); // expect: rematch-unreplayed-rng
-    auto g = mx::random::gumbel(x.shape()); // expect: rematch-unreplayed-rng
-    auto k = mx::random::KeySequence::default_().next(); // expect: rematch-unreplayed-rng
+    auto n = mx::random::normal(x.shape()); // expect: rematch-unreplayed-rng {{draws from MLX's global key sequence through 'mx::random::normal', which 'mlx::core::checkpoint' does not replay}}
+    auto i = mx::random::randint(0, 10, x.shape()); // expect: rematch-unreplayed-rng {{draws from MLX's global key sequence through 'mx::random::randint', which 'mlx::core::checkpoint' does not replay}}
+    auto g = mx::random::gumbel(x.shape()); // expect: rematch-unreplayed-rng {{draws from MLX's global key sequence through 'mx::random::gumbel', which 'mlx::core::checkpoint' does not replay}}
+    auto k = mx::random::KeySequence::default_().next(); // expect: rematch-unreplayed-rng {{draws from MLX's global key sequence through 'mlx::core::random::KeySequence::next', which 'mlx::core::checkpoint' does not replay}}
     return Arrays{mx::multiply(x, mask) + u + n + i + g + k};
   });
   return f(in);
@@ -50,7 +50,7 @@ Arrays keyed(const Arrays &in, const mx::array &key) {
 
 // Side effects of the callable itself are still found.
 Arrays counting(const Arrays &in) {
-  auto f = mx::checkpoint([](const Arrays &xs) {
+  auto f = mx::checkpoint([](const Arrays &xs) { // expect-note: callable is checkpointed
     ++g_calls; // expect: rematch-counter-update {{increments 'g_calls'}}
     return Arrays{mx::abs(xs[0])};
   });

@@ -30,7 +30,7 @@ template <class Fn> float seeded_checkpoint(Fn f) { return f(); }
 } // namespace proj
 
 float user_model(proj::Cache &cache, proj::Meter &meter, float *buf) {
-  return proj::checkpoint([&] { // expect-note: callable is checkpointed by this call to 'proj::checkpoint'
+  return proj::checkpoint([&] { // expect-note: callable is checkpointed by this call to 'proj::checkpoint' expect-note: if it saves and restores the project's noise stream, declare what
     // expect-next-line: rematch-unreplayed-rng {{draws from the project's noise stream through 'proj::noise', which 'proj::checkpoint' does not replay; the recomputation in backward draws a different sample}}
     float n = proj::noise();
     cache.put(1, n); // expect: rematch-cache-write {{mutates container 'cache' with 'put'}}

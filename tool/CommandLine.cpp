@@ -3,11 +3,82 @@
 #include "CommandLine.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringRef.h"
+#include <set>
 
 namespace rematch::tool {
 
-const char *usageText() {
+namespace {
+
+const char *stepUsage(Step S) {
+  switch (S) {
+  case Step::Summarize:
+    return R"(USAGE: rematch summarize -p <dir> [--root=<dir>] <file> -o <out>.rsum
+       rematch summarize [--root=<dir>] <file> -o <out>.rsum -- <compiler args>
+
+Parses one file once and writes its facts: its whole-program summary, its
+findings analysed alone, and what they depended on. The file is the same,
+byte for byte, for the same source content, flags and build of rematch,
+wherever the checkout is: paths are relative to the root.
+
+OPTIONS:
+  -p <dir>                        directory holding compile_commands.json
+  --root=<dir>                    paths are written relative to <dir>
+                                  (default: -p's directory, else the current
+                                  directory)
+  -o <file>, --output=<file>      the .rsum to write
+  --checkpoint-functions=<names>, --checks=<globs>, --config-file=<path>,
+  --chain=notes|inline, --warnings-as-errors=<globs>
+                                  as for rematch; recorded in the .rsum, and
+                                  every file of a link must share them
+
+EXIT CODES:
+  0 written, 2 usage or configuration error (nothing written), 3 the file
+  could not be parsed (the .rsum is written and carries its errors)
+)";
+  case Step::Link:
+    return R"(USAGE: rematch link [<in>.rsum|<in>.rlink...] -o <out>.rlink
+
+Joins the facts of files (and of earlier links) into one program: each file
+once, in path order, without parsing. A link of links equals the link of all
+their files; a link of nothing (a target without sources) is empty.
+
+EXIT CODES:
+  0 written, 2 a damaged, foreign or conflicting input, or a usage error
+)";
+  case Step::Report:
+    return R"(USAGE: rematch report <in>.rlink [<file>.rsum...] [options]
+
+Reports the findings of the files whose .rsum is given (all files of the
+link when none is), with the whole program of the link: the same report
+`rematch -p` gives. A file whose findings depended on another file's facts
+is parsed again with its recorded compile command; the others are not.
+
+OPTIONS:
+  --root=<dir>                    where the files are (default: the current
+                                  directory)
+  --format=<format>, --output=<file>, --baseline=<file.sarif>,
+  --write-baseline=<file>, --changed-lines=<git rev>, --line-filter=<json>,
+  -j <n>, --timeout-per-file=<seconds>, --memory-per-file=<MiB>, --fix,
+  --verbose                       as for rematch
+
+EXIT CODES:
+  0 no findings, 1 findings, 2 usage error or a damaged, foreign or
+  conflicting input, 3 a file could not be analysed
+)";
+  case Step::Default:
+    break;
+  }
+  return nullptr;
+}
+
+} // namespace
+
+const char *usageText(Step S) {
+  if (const char *Text = stepUsage(S))
+    return Text;
   return R"(USAGE: rematch [options] <file>... [-- <compiler args>]
+       rematch summarize|link|report ...  (the steps of a build system;
+                                           rematch <step> --help)
 
 Finds effects in activation-checkpointed code that make the recomputation in
 backward differ from the original forward.
@@ -105,6 +176,53 @@ llvm::Error parseShard(llvm::StringRef Value, CliOptions &O) {
   return llvm::Error::success();
 }
 
+// What each step takes: its inputs, its output, and only its options.
+llvm::Error checkStep(const CliOptions &O,
+                      const std::vector<std::pair<std::string, std::string>> &Seen) {
+  const char *Name = O.Command == Step::Summarize ? "summarize"
+                     : O.Command == Step::Link    ? "link"
+                                                  : "report";
+  auto Only = [&](const llvm::Twine &What) {
+    return usageError(llvm::Twine("rematch ") + Name + " takes " + What +
+                      "; see rematch " + Name + " --help");
+  };
+  std::set<std::string> Allowed{"output", "o", "help", "h"};
+  switch (O.Command) {
+  case Step::Summarize:
+    Allowed.insert({"p", "root", "checkpoint-functions", "checks",
+                    "config-file", "chain", "warnings-as-errors"});
+    if (O.Files.size() != 1)
+      return Only("one source file");
+    if (!O.BuildPath.empty() && O.CompileArgs)
+      return Only("-p <dir> or -- <compiler args>, not both");
+    break;
+  case Step::Link:
+    if (O.CompileArgs)
+      return Only("no compiler arguments");
+    break;
+  case Step::Report:
+    Allowed.insert({"root", "format", "baseline", "write-baseline",
+                    "changed-lines", "line-filter", "j", "jobs",
+                    "timeout-per-file", "memory-per-file", "fix", "verbose",
+                    "v"});
+    if (O.Files.empty())
+      return Only("a .rlink file (and the .rsum files to report)");
+    if (O.CompileArgs)
+      return Only("no compiler arguments (each .rsum records its own)");
+    break;
+  case Step::Default:
+    break;
+  }
+  for (const auto &[Option, Spelled] : Seen)
+    if (!Allowed.count(Option))
+      return usageError(llvm::Twine("rematch ") + Name +
+                        " does not take option '" + Spelled + "'; see rematch " +
+                        Name + " --help");
+  if (O.Command != Step::Report && O.OutputPath.empty())
+    return Only(O.Command == Step::Link ? "-o <out>.rlink" : "-o <out>.rsum");
+  return llvm::Error::success();
+}
+
 } // namespace
 
 // One branch per option, in the order of the usage text: a flat list (over
@@ -112,7 +230,18 @@ llvm::Error parseShard(llvm::StringRef Value, CliOptions &O) {
 llvm::Expected<CliOptions>
 parseCommandLine(const std::vector<std::string> &Args) {
   CliOptions O;
-  for (size_t I = 0; I < Args.size(); ++I) {
+  size_t First = 0;
+  if (!Args.empty()) {
+    if (Args[0] == "summarize")
+      O.Command = Step::Summarize;
+    else if (Args[0] == "link")
+      O.Command = Step::Link;
+    else if (Args[0] == "report")
+      O.Command = Step::Report;
+    First = O.Command == Step::Default ? 0 : 1;
+  }
+  std::vector<std::pair<std::string, std::string>> Seen; // name, as given
+  for (size_t I = First; I < Args.size(); ++I) {
     llvm::StringRef A = Args[I];
     if (A == "--") {
       O.CompileArgs.emplace(Args.begin() + I + 1, Args.end());
@@ -154,6 +283,7 @@ parseCommandLine(const std::vector<std::string> &Args) {
       return llvm::Error::success();
     };
 
+    Seen.emplace_back(Name.str(), A.str());
     llvm::Error E = llvm::Error::success();
     std::string Format, Chain, Number;
     if (Name == "p")
@@ -162,6 +292,8 @@ parseCommandLine(const std::vector<std::string> &Args) {
       E = Take(O.CheckpointFunctions);
     else if (Name == "checks")
       E = Take(O.Checks);
+    else if (Name == "root")
+      E = Take(O.Root);
     else if (Name == "summaries-dir")
       E = Take(O.SummariesDir);
     else if (Name == "summaries-only")
@@ -250,6 +382,12 @@ parseCommandLine(const std::vector<std::string> &Args) {
     if (E)
       return std::move(E);
   }
+  if (O.Command != Step::Default && !O.Help)
+    if (llvm::Error E = checkStep(O, Seen))
+      return std::move(E);
+  if (O.Command == Step::Default && !O.Root.empty())
+    return usageError("--root applies only to rematch summarize and rematch "
+                      "report");
   if (O.Force && !O.InstallGitHook)
     return usageError("--force applies only to --install-git-hook");
   if (O.NoSummaries && !O.SummariesDir.empty())
@@ -262,7 +400,7 @@ parseCommandLine(const std::vector<std::string> &Args) {
     return usageError("--summaries-only reports nothing, so --fix has nothing "
                       "to apply");
   if (O.Files.empty() && !O.Help && !O.Version && !O.ListChecks &&
-      !O.InstallGitHook)
+      !O.InstallGitHook && O.Command != Step::Link)
     return usageError("no input files; see rematch --help");
   return O;
 }

@@ -16,7 +16,14 @@ namespace rematch::tool {
 
 enum class Format { Text, Json, Sarif, CodeClimate, Html };
 
+// The default command, or one step of the whole-program pipeline as a build
+// system runs it (Steps.h): summarize one file, link facts, report.
+enum class Step { Default, Summarize, Link, Report };
+
 struct CliOptions {
+  Step Command = Step::Default;
+  // --root: what the paths of .rsum and .rlink files are relative to.
+  std::string Root;
   std::vector<std::string> Files;
   std::optional<std::vector<std::string>> CompileArgs; // after `--`
   std::string BuildPath;                                // -p
@@ -58,7 +65,7 @@ struct CliOptions {
 // Parses argv[1..]; the error names the offending argument.
 llvm::Expected<CliOptions> parseCommandLine(const std::vector<std::string> &Args);
 
-const char *usageText();
+const char *usageText(Step S = Step::Default);
 
 } // namespace rematch::tool
 

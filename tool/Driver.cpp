@@ -1,6 +1,7 @@
 //===--- Driver.cpp - run the checks over files, gather results -----------===//
 
 #include "Driver.h"
+#include "Analyzer.h"
 #include "Paths.h"
 #include "Config.h"
 #include "ModelSet.h"
@@ -69,309 +70,39 @@ llvm::Expected<std::vector<std::string>> enabledChecks(llvm::StringRef Globs) {
   return Enabled;
 }
 
+// Step 1, options: everything a flag or an explicit configuration can get
+// wrong, before any work.
+llvm::Error checkOptions(const CliOptions &O) {
+  if (llvm::Expected<std::vector<std::string>> Checks = enabledChecks(O.Checks);
+      !Checks)
+    return llvm::createStringError("rematch: error: " +
+                                   llvm::toString(Checks.takeError()));
+  if (std::string Problem =
+          clang::tidy::rematch::unknownCheckProblem(O.WarningsAsErrors);
+      !Problem.empty())
+    return llvm::createStringError("rematch: error: --warnings-as-errors: " +
+                                   Problem);
+  clang::tidy::rematch::Config Scratch;
+  if (llvm::Error E = clang::tidy::rematch::addCheckpointFunctions(
+          O.CheckpointFunctions, Scratch))
+    return llvm::createStringError("rematch: error: --checkpoint-functions: " +
+                                   llvm::toString(std::move(E)));
+  // The built-in models, and those of an explicit configuration: a broken
+  // model file is a configuration error.
+  llvm::Expected<clang::tidy::rematch::Config> C =
+      O.ConfigFile.empty()
+          ? llvm::Expected<clang::tidy::rematch::Config>(
+                clang::tidy::rematch::Config())
+          : clang::tidy::rematch::loadConfigFile(O.ConfigFile);
+  if (!C)
+    return C.takeError();
+  if (auto Models = clang::tidy::rematch::modelsFor(*C); !Models)
+    return Models.takeError();
+  return llvm::Error::success();
+}
+
 namespace {
 
-// File contents, for turning offsets into lines and columns. Each file's
-// line starts are indexed once: a run reports thousands of notes.
-class SourceCache {
-  struct Entry {
-    std::unique_ptr<llvm::MemoryBuffer> Buffer;
-    std::vector<size_t> LineStarts;
-  };
-
-public:
-  // 1-based line and column (in bytes) of Offset, and the line's text.
-  bool locate(llvm::StringRef Path, unsigned Offset, unsigned &Line,
-              unsigned &Column, std::string *Text = nullptr) {
-    const Entry *E = get(Path);
-    if (!E || Offset > E->Buffer->getBufferSize())
-      return false;
-    auto After = std::upper_bound(E->LineStarts.begin(), E->LineStarts.end(),
-                                  size_t(Offset));
-    size_t Index = (After - E->LineStarts.begin()) - 1;
-    size_t LineStart = E->LineStarts[Index];
-    Line = Index + 1;
-    Column = Offset - LineStart + 1;
-    if (Text) {
-      llvm::StringRef Code = E->Buffer->getBuffer();
-      size_t LineEnd = Code.find('\n', LineStart);
-      *Text = Code.slice(LineStart, LineEnd).rtrim("\r").str();
-    }
-    return true;
-  }
-
-private:
-  const Entry *get(llvm::StringRef Path) {
-    std::lock_guard<std::mutex> Lock(Mutex); // shared by analysis threads
-    auto It = Files.find(Path);
-    if (It == Files.end()) {
-      Entry E;
-      if (auto Buf = llvm::MemoryBuffer::getFile(Path)) {
-        E.Buffer = std::move(*Buf);
-        llvm::StringRef Code = E.Buffer->getBuffer();
-        E.LineStarts.push_back(0);
-        // find() is memchr: a large generated file is indexed in a blink.
-        for (size_t I = Code.find('\n'); I != llvm::StringRef::npos;
-             I = Code.find('\n', I + 1))
-          E.LineStarts.push_back(I + 1);
-      }
-      It = Files.try_emplace(Path, std::move(E)).first;
-    }
-    return It->second.Buffer ? &It->second : nullptr;
-  }
-
-  llvm::StringMap<Entry> Files;
-  std::mutex Mutex;
-};
-
-// How a path appears in the report: as given on the command line when it
-// names an input, otherwise relative to the working directory when below it.
-class PathNamer {
-public:
-  explicit PathNamer(const std::vector<std::string> &Inputs) {
-    llvm::sys::fs::current_path(Cwd);
-    for (const std::string &In : Inputs)
-      Given[absolute(In)] = In;
-  }
-
-  std::string name(llvm::StringRef Path) const {
-    std::string Abs = absolute(Path);
-    auto It = Given.find(Abs);
-    if (It != Given.end())
-      return It->second;
-    llvm::StringRef Rel(Abs);
-    std::string Prefix = (Cwd + "/").str();
-    if (Rel.consume_front(Prefix))
-      return Rel.str();
-    return Abs;
-  }
-
-  std::string absolute(llvm::StringRef Path) const {
-    return absolutePath(Path, Cwd);
-  }
-
-private:
-  llvm::SmallString<256> Cwd;
-  std::map<std::string, std::string> Given;
-};
-
-std::string formatError(const tooling::DiagnosticMessage &M, SourceCache &Src,
-                        const PathNamer &Names, llvm::StringRef Level) {
-  unsigned Line = 0, Col = 0;
-  std::string Out;
-  if (!M.FilePath.empty() && Src.locate(M.FilePath, M.FileOffset, Line, Col))
-    Out = Names.name(M.FilePath) + ":" + std::to_string(Line) + ":" +
-          std::to_string(Col) + ": ";
-  else if (!M.FilePath.empty())
-    Out = Names.name(M.FilePath) + ": ";
-  return Out + Level.str() + ": " + M.Message;
-}
-
-// Rewrites every path of E (its message, its notes, its fix-its).
-void rewritePaths(ClangTidyError &E,
-                  llvm::function_ref<void(std::string &)> Rewrite) {
-  Rewrite(E.Message.FilePath);
-  for (tooling::DiagnosticMessage &N : E.Notes)
-    Rewrite(N.FilePath);
-  llvm::StringMap<tooling::Replacements> Fix;
-  for (const auto &FileFix : E.Message.Fix)
-    for (const tooling::Replacement &R : FileFix.second) {
-      std::string Path = R.getFilePath().str();
-      Rewrite(Path);
-      llvm::consumeError(Fix[Path].add(tooling::Replacement(
-          Path, R.getOffset(), R.getLength(), R.getReplacementText())));
-    }
-  E.Message.Fix = std::move(Fix);
-}
-
-// Clang names a file as its compile command did: relative to the command's
-// directory, which need not be ours under -p.
-void resolvePaths(ClangTidyError &E) {
-  rewritePaths(E, [&](std::string &Path) {
-    if (Path.empty() || E.BuildDirectory.empty() ||
-        llvm::sys::path::is_absolute(Path))
-      return;
-    llvm::SmallString<256> P(E.BuildDirectory);
-    llvm::sys::path::append(P, Path);
-    llvm::sys::path::remove_dots(P, /*remove_dot_dot=*/true);
-    Path = std::string(P);
-  });
-}
-
-// A location in the header a preamble was compiled from (a macro defined in
-// the file's leading block) is the same offset in the file itself.
-void moveIntoFile(ClangTidyError &E, llvm::StringRef Header,
-                  llvm::StringRef File) {
-  llvm::SmallString<256> Abs(File);
-  llvm::sys::fs::make_absolute(Abs);
-  rewritePaths(E, [&](std::string &Path) {
-    if (Path == Header)
-      Path = std::string(Abs);
-  });
-}
-
-class Analyzer {
-public:
-  Analyzer(const CliOptions &O, const tooling::CompilationDatabase &DB,
-           SourceCache &Src, const PathNamer &Names,
-           PreambleCache *Preambles = nullptr)
-      : O(O), DB(DB), Src(Src), Names(Names), Preambles(Preambles) {}
-
-  // One file, with what the checks get from this program for it (the
-  // summaries of the others, where its own goes), through a precompiled
-  // preamble when the cache has one; a parse that fails with it is done
-  // again without.
-  FileOutcome analyse(const std::string &File,
-                      clang::tidy::rematch::AnalysisHost Host = {}) {
-    // A parse that skipped recorded bodies, unless the analysis could not
-    // use it (BodyReplay.h): then one that skips only the bodies that were
-    // not rejected, and at last (or when the parse failed) one of them all.
-    for (int Attempt = 0; Host.Bodies && Attempt < 2; ++Attempt) {
-      FileOutcome Out = analyseParsing(File, Host);
-      if (!Host.Bodies->failed() &&
-          Out.Status.Status != FileStatus::State::Failed) {
-        Out.BodiesReused = Host.Bodies->skippedCount();
-        return Out;
-      }
-      Host.Bodies = Out.Status.Status == FileStatus::State::Failed
-                        ? nullptr
-                        : Host.Bodies->retry();
-    }
-    Host.Bodies = nullptr;
-    return analyseParsing(File, Host);
-  }
-
-private:
-  FileOutcome analyseParsing(const std::string &File,
-                             const clang::tidy::rematch::AnalysisHost &Host) {
-    PreambleUse Pre;
-    // A database keys its commands by absolute path; the file may be named
-    // relative to this directory (the pre-commit hook's `src/a.cpp`).
-    if (Preambles)
-      if (std::vector<tooling::CompileCommand> Cmds =
-              DB.getCompileCommands(Names.absolute(File));
-          !Cmds.empty())
-        Pre = Preambles->prepare(Cmds.front(), baseArgs());
-    if (Pre.Args.empty()) {
-      FileOutcome Out = analyseWith(File, Host, Pre);
-      Out.PreambleFailure = Pre.Failure;
-      return Out;
-    }
-    FileOutcome Out = analyseWith(File, Host, Pre);
-    if (Out.Status.Status != FileStatus::State::Failed) {
-      Out.PreambleUsed = true;
-      return Out;
-    }
-    Preambles->drop(Pre);
-    return analyseWith(File, Host, PreambleUse());
-  }
-
-  // What goes after the compiler's name in every parse: see analyseWith.
-  std::vector<std::string> baseArgs() const {
-    std::vector<std::string> Args{"-fno-caret-diagnostics", "-w"};
-    if (!O.BuildPath.empty() && O.CompileArgs)
-      Args.insert(Args.end(), O.CompileArgs->begin(), O.CompileArgs->end());
-    return Args;
-  }
-
-  FileOutcome analyseWith(const std::string &File,
-                          clang::tidy::rematch::AnalysisHost Host,
-                          const PreambleUse &Pre) {
-    FileOutcome Out;
-    Out.Status.File = File;
-
-    ClangTidyOptions Opts = ClangTidyOptions::getDefaults();
-    Opts.Checks = "-*," + O.Checks;
-    Opts.WarningsAsErrors = O.WarningsAsErrors;
-    Opts.HeaderFilterRegex = "";
-    Opts.SystemHeaders = false;
-    auto &CO = Opts.CheckOptions;
-    namespace keys = clang::tidy::rematch::options;
-    CO[keys::CheckpointFunctions] = {O.CheckpointFunctions, 0};
-    CO[keys::ConfigFile] = {O.ConfigFile, 0};
-    CO[keys::Chain] = {O.Chain, 0};
-    // Diagnostics are formatted here, without clang's caret lines. Of the
-    // compiler's diagnostics only errors are reported, so -w spares
-    // computing its warnings (the CFG-based ones cost 5-7 % of a parse) and
-    // keeps a -Werror in the compile command from turning a warning into an
-    // error that would fail the file.
-    // Inserted right after the compiler name: a database command may end
-    // with `-- file`, after which anything appended would be an input.
-    Opts.ExtraArgsBefore = baseArgs();
-    Opts.ExtraArgsBefore->insert(Opts.ExtraArgsBefore->end(), Pre.Args.begin(),
-                                 Pre.Args.end());
-    if (Host.Bodies) {
-      std::vector<std::string> Skip = skipBodiesArgs();
-      Opts.ExtraArgsBefore->insert(Opts.ExtraArgsBefore->end(), Skip.begin(),
-                                   Skip.end());
-    }
-    Host.PreambleInputs = Pre.Inputs;
-    ClangTidyContext Context(std::make_unique<DefaultOptionsProvider>(
-        ClangTidyGlobalOptions(), Opts));
-
-    // A physical file system of its own: the real one's working directory
-    // is the process's, which ClangTool changes to each command's directory,
-    // under the feet of the other analysis threads.
-    llvm::IntrusiveRefCntPtr<llvm::vfs::OverlayFileSystem> FS(
-        new llvm::vfs::OverlayFileSystem(
-            llvm::vfs::createPhysicalFileSystem()));
-    // Only rematch's checks run ("-*," above): they may end the matcher
-    // traversal early.
-    Host.RematchChecksOnly = true;
-    std::vector<ClangTidyError> Errors;
-    {
-      clang::tidy::rematch::ScopedAnalysisHost Installed(Host);
-      Errors = runClangTidy(Context, DB, {File}, FS, O.Fix);
-    }
-
-    GlobList AsErrors(O.WarningsAsErrors);
-    for (ClangTidyError &E : Errors) {
-      resolvePaths(E);
-      if (!Pre.Header.empty())
-        moveIntoFile(E, Pre.Header, File);
-      llvm::StringRef Check = E.DiagnosticName;
-      if (!Check.starts_with("rematch-")) {
-        if (E.DiagLevel == ClangTidyError::Error) {
-          Out.Status.Status = FileStatus::State::Failed;
-          Out.Status.Errors.push_back(
-              formatError(E.Message, Src, Names, "error"));
-        }
-        continue;
-      }
-      Finding F;
-      F.Check = Check.str();
-      F.Level = E.IsWarningAsError || AsErrors.contains(Check) ? "error"
-                                                               : "warning";
-      F.Message = E.Message.Message;
-      // Absolute until the report (collectOutcomes): the findings cache
-      // keeps them for runs from other directories.
-      F.Loc.File = Names.absolute(E.Message.FilePath);
-      Src.locate(E.Message.FilePath, E.Message.FileOffset, F.Loc.Line,
-                 F.Loc.Column, &F.SourceLine);
-      for (const tooling::DiagnosticMessage &N : E.Notes) {
-        Note Nt;
-        Nt.Message = N.Message;
-        Nt.Loc.File = Names.absolute(N.FilePath);
-        Src.locate(N.FilePath, N.FileOffset, Nt.Loc.Line, Nt.Loc.Column);
-        F.Notes.push_back(std::move(Nt));
-      }
-      for (const auto &FileFix : E.Message.Fix)
-        for (const tooling::Replacement &R : FileFix.second)
-          Out.Fixes.push_back(R);
-      Out.Findings.push_back(std::move(F));
-    }
-    if (Out.Status.Status == FileStatus::State::Failed &&
-        Out.Status.Errors.empty())
-      Out.Status.Errors.push_back(File + ": error: file could not be analysed");
-    return Out;
-  }
-
-  const CliOptions &O;
-  const tooling::CompilationDatabase &DB;
-  SourceCache &Src;
-  const PathNamer &Names;
-  PreambleCache *Preambles;
-};
 
 // Applies the fix-its file by file; overlapping ones are skipped.
 void applyFixes(const std::vector<tooling::Replacement> &All,
@@ -404,66 +135,12 @@ void applyFixes(const std::vector<tooling::Replacement> &All,
   }
 }
 
-std::unique_ptr<tooling::CompilationDatabase>
-makeDatabase(const CliOptions &O, llvm::raw_ostream &Err) {
-  std::string Message;
-  if (!O.BuildPath.empty()) {
-    auto DB = tooling::CompilationDatabase::loadFromDirectory(O.BuildPath,
-                                                              Message);
-    if (!DB) {
-      Err << O.BuildPath << ": error: cannot load compile_commands.json: "
-          << Message << "\n";
-      return nullptr;
-    }
-    return tooling::inferMissingCompileCommands(std::move(DB));
-  }
-  std::vector<std::string> Args =
-      O.CompileArgs ? *O.CompileArgs : std::vector<std::string>{};
-  if (!O.CompileArgs) {
-    if (auto DB = tooling::CompilationDatabase::autoDetectFromSource(
-            O.Files.front(), Message))
-      return tooling::inferMissingCompileCommands(std::move(DB));
-    Err << "rematch: warning: no compilation database found and no `--`: "
-           "analysing without compiler flags\n";
-  }
-  return std::make_unique<tooling::FixedCompilationDatabase>(".", Args);
-}
 
 // The fields that order findings and make two of them the same, once.
 auto findingKey(const Finding &F) {
   return std::tie(F.Loc.File, F.Loc.Line, F.Loc.Column, F.Check, F.Message);
 }
 
-// Step 1, options: everything a flag or an explicit configuration can get
-// wrong, before any work.
-llvm::Error checkOptions(const CliOptions &O) {
-  if (llvm::Expected<std::vector<std::string>> Checks = enabledChecks(O.Checks);
-      !Checks)
-    return llvm::createStringError("rematch: error: " +
-                                   llvm::toString(Checks.takeError()));
-  if (std::string Problem =
-          clang::tidy::rematch::unknownCheckProblem(O.WarningsAsErrors);
-      !Problem.empty())
-    return llvm::createStringError("rematch: error: --warnings-as-errors: " +
-                                   Problem);
-  clang::tidy::rematch::Config Scratch;
-  if (llvm::Error E = clang::tidy::rematch::addCheckpointFunctions(
-          O.CheckpointFunctions, Scratch))
-    return llvm::createStringError("rematch: error: --checkpoint-functions: " +
-                                   llvm::toString(std::move(E)));
-  // The built-in models, and those of an explicit configuration: a broken
-  // model file is a configuration error.
-  llvm::Expected<clang::tidy::rematch::Config> C =
-      O.ConfigFile.empty()
-          ? llvm::Expected<clang::tidy::rematch::Config>(
-                clang::tidy::rematch::Config())
-          : clang::tidy::rematch::loadConfigFile(O.ConfigFile);
-  if (!C)
-    return C.takeError();
-  if (auto Models = clang::tidy::rematch::modelsFor(*C); !Models)
-    return Models.takeError();
-  return llvm::Error::success();
-}
 
 // Step 3, files: the shard's files, each either ready to analyse or failed
 // with its reason (missing, a directory, a broken .rematch.yaml or model,
@@ -745,6 +422,42 @@ bool openOutput(const CliOptions &O,
   return false;
 }
 
+// Steps 5 and 6: the findings through their filters, the report, the
+// fix-its, and the exit code.
+int finishReport(const CliOptions &O, Results &R, const FileSet &Files,
+                 const std::vector<tooling::Replacement> &Fixes,
+                 FindingFilters &Filters, llvm::raw_fd_ostream &Out,
+                 bool ToFile, llvm::raw_ostream &Err) {
+  // Step 5, the findings and their filters.
+  orderFindings(R.Findings, Files.Order);
+  if (llvm::Error E = Filters.apply(R, Err)) {
+    Err << llvm::toString(std::move(E)) << "\n";
+    return UsageError;
+  }
+
+  // Step 6, the report.
+  writeReport(Out, R, O.OutputFormat);
+  Out.flush();
+  if (Out.has_error()) {
+    // A full disk or a closed pipe: the report is lost, which is no "1".
+    Err << (O.OutputPath.empty() ? "<stdout>" : O.OutputPath)
+        << ": error: cannot write output: " << Out.error().message() << "\n";
+    Out.clear_error();
+    return UsageError;
+  }
+  if (O.Fix)
+    applyFixes(Fixes, Err);
+
+  // Compiler errors also go to stderr in machine formats, so a CI log shows
+  // why a file was not analysed.
+  if (O.OutputFormat != Format::Text || ToFile)
+    for (const FileStatus &S : R.Files)
+      for (const std::string &E : S.Errors)
+        Err << E << "\n";
+
+  return exitCode(R, Files);
+}
+
 } // namespace
 
 // options -> database -> files -> analysis -> filters -> output.
@@ -833,34 +546,32 @@ int runRematch(const CliOptions &O, llvm::raw_ostream &Err) {
       Err << "rematch: " << Note << "\n";
   }
 
-  // Step 5, the findings and their filters.
-  orderFindings(R.Findings, Files.Order);
-  if (llvm::Error E = Filters->apply(R, Err)) {
-    Err << llvm::toString(std::move(E)) << "\n";
+  return finishReport(O, R, Files, Fixes, *Filters, Out, File != nullptr, Err);
+}
+
+int reportOutcomes(const CliOptions &O, const std::vector<std::string> &Paths,
+                   std::vector<FileOutcome> Outcomes, llvm::raw_ostream &Err) {
+  llvm::Expected<FindingFilters> Filters = FindingFilters::create(O);
+  if (!Filters) {
+    Err << llvm::toString(Filters.takeError()) << "\n";
     return UsageError;
   }
-
-  // Step 6, the report.
-  writeReport(Out, R, O.OutputFormat);
-  Out.flush();
-  if (Out.has_error()) {
-    // A full disk or a closed pipe: the report is lost, which is no "1".
-    Err << (O.OutputPath.empty() ? "<stdout>" : O.OutputPath)
-        << ": error: cannot write output: " << Out.error().message() << "\n";
-    Out.clear_error();
+  std::unique_ptr<llvm::raw_fd_ostream> File;
+  if (!openOutput(O, File, Err))
     return UsageError;
+  llvm::raw_fd_ostream &Out = File ? *File : llvm::outs();
+  PathNamer Names(Paths);
+  Results R;
+  FileSet Files;
+  for (const std::string &Path : Paths) {
+    Files.Order.try_emplace(Path, Files.Order.size());
+    Files.Pending.push_back(R.Files.size());
+    R.Files.emplace_back();
+    Files.ToAnalyse.push_back(Path);
   }
-  if (O.Fix)
-    applyFixes(Fixes, Err);
-
-  // Compiler errors also go to stderr in machine formats, so a CI log shows
-  // why a file was not analysed.
-  if (O.OutputFormat != Format::Text || File)
-    for (const FileStatus &S : R.Files)
-      for (const std::string &E : S.Errors)
-        Err << E << "\n";
-
-  return exitCode(R, Files);
+  std::vector<tooling::Replacement> Fixes =
+      collectOutcomes(Outcomes, Files, Names, R);
+  return finishReport(O, R, Files, Fixes, *Filters, Out, File != nullptr, Err);
 }
 
 } // namespace rematch::tool

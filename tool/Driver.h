@@ -4,6 +4,7 @@
 
 #include "CommandLine.h"
 #include "Finding.h"
+#include "Scheduler.h"
 #include "llvm/Support/raw_ostream.h"
 
 namespace rematch::tool {
@@ -24,6 +25,16 @@ std::vector<std::string> allCheckNames();
 // Checks the --checks globs: an unknown name or a list that enables nothing
 // is an error naming it. Returns the enabled checks.
 llvm::Expected<std::vector<std::string>> enabledChecks(llvm::StringRef Globs);
+
+// Everything a flag or an explicit configuration can get wrong, checked
+// before any work: an error says what (exit code 2).
+llvm::Error checkOptions(const CliOptions &O);
+
+// The report of outcomes computed elsewhere (rematch report), for Files in
+// this order, exactly as the default command reports them: filters, format,
+// --output, exit code.
+int reportOutcomes(const CliOptions &O, const std::vector<std::string> &Files,
+                   std::vector<FileOutcome> Outcomes, llvm::raw_ostream &Err);
 
 // Analyses every file, reports to the --output destination in the chosen
 // format, diagnostics about the run itself to Err; returns the exit code.

@@ -126,7 +126,7 @@ SummaryStore::stamp(const std::vector<std::string> &RunFiles) const {
   std::lock_guard<std::mutex> Lock(Mutex);
   std::string All;
   for (const auto &[Main, E] : ByMainFile)
-    if (llvm::sys::fs::exists(Main))
+    if (counts(Main))
       All += Main + "\t" + tuIdentity(E.S) + "\n";
   for (const std::string &F : RunFiles)
     All += "run\t" + F + "\n";
@@ -287,7 +287,7 @@ SummaryStore::composed(const std::set<std::string> &Exclude,
   std::vector<const TUSummary *> All;
   for (auto &[Main, E] : ByMainFile)
     // A file deleted (or renamed) since says nothing about the program.
-    if (!Exclude.count(Main) && llvm::sys::fs::exists(Main) &&
+    if (!Exclude.count(Main) && counts(Main) &&
         (full(E), !E.Broken))
       All.push_back(&E.S);
   if (!Compose) {
@@ -297,6 +297,10 @@ SummaryStore::composed(const std::set<std::string> &Exclude,
     return Facts;
   }
   return clang::tidy::rematch::composeSummaries(All);
+}
+
+bool SummaryStore::counts(const std::string &MainFile) const {
+  return FilesMayBeAbsent || llvm::sys::fs::exists(MainFile);
 }
 
 void SummaryStore::assignOwners(ExternalSummaries &To,

@@ -59,6 +59,19 @@ public:
   explicit SummaryStore(std::string Dir, bool InMemory = false)
       : Dir(std::move(Dir)), InMemory(InMemory) {}
 
+  // A store of the summaries a link holds (rematch report): nothing on the
+  // disk, and a summary counts whether or not its file is there.
+  static std::unique_ptr<SummaryStore> ofLink() {
+    auto S = std::make_unique<SummaryStore>("", /*InMemory=*/true);
+    S->FilesMayBeAbsent = true;
+    return S;
+  }
+  // Keeps S for this run.
+  void add(TUSummary S) {
+    std::lock_guard<std::mutex> Lock(Mutex);
+    keep(std::move(S));
+  }
+
   // Creates the directory and reads every summary in it; unreadable ones
   // are reported on Err (warnings) and left out. False when the directory
   // is unusable.
@@ -120,8 +133,12 @@ private:
   // file's size and mtime as recorded); computed once per key.
   bool systemInputsUnchanged(const std::string &Key) const;
 
+  // Whether a summary whose file no longer exists still counts.
+  bool counts(const std::string &MainFile) const;
+
   std::string Dir;
   bool InMemory;
+  bool FilesMayBeAbsent = false;
   mutable std::mutex Mutex;
   // A summary read from the disk has its head parsed and keeps its body's
   // text until something asks for it (find, composed, assignOwners); a body

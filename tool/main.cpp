@@ -8,6 +8,7 @@
 #include "CommandLine.h"
 #include "Driver.h"
 #include "GitHook.h"
+#include "Steps.h"
 #include "llvm/Support/CrashRecoveryContext.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/raw_ostream.h"
@@ -26,12 +27,22 @@ int main(int argc, char **argv) {
     return UsageError;
   }
   if (Options->Help) {
-    llvm::outs() << usageText();
+    llvm::outs() << usageText(Options->Command);
     return NoFindings;
   }
   if (Options->Version) {
     llvm::outs() << "rematch " << REMATCH_VERSION << " (LLVM 19)\n";
     return NoFindings;
+  }
+  switch (Options->Command) {
+  case Step::Summarize:
+    return runSummarize(*Options, llvm::errs());
+  case Step::Link:
+    return runLink(*Options, llvm::errs());
+  case Step::Report:
+    return runReport(*Options, llvm::errs());
+  case Step::Default:
+    break;
   }
   if (Options->InstallGitHook)
     return installGitHook(*Options, llvm::outs(), llvm::errs());

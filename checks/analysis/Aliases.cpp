@@ -309,53 +309,65 @@ Places Aliases::pointee(const Expr *E, unsigned Depth) {
   }
   if (const auto *Cast = dyn_cast<ExplicitCastExpr>(E))
     return pointee(Cast->getSubExpr(), Depth + 1);
-  if (const auto *CE = dyn_cast<CallExpr>(E)) {
-    if (isIdentityCall(*CE))
-      return pointee(CE->getArg(0), Depth + 1);
-    // `it->`: the pointer operator-> returns points where `it` does.
-    if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(CE);
-        OC && OC->getOperator() == OO_Arrow && OC->getNumArgs() == 1)
-      return pointee(OC->getArg(0), Depth + 1);
-    // inputs[0] of a list of handles shares the object the list holds; so
-    // does a pointer in a by-value copy of a list of pointers.
-    if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(CE);
-        OC && OC->getOperator() == OO_Subscript && OC->getNumArgs() == 2 &&
-        (Known.isHandle(OC->getType()) ||
-         (OC->getType()->isPointerType() && copiedIn(OC->getArg(0)))))
-      return pointee(OC->getArg(0), Depth + 1);
-    QualType T = CE->getType();
-    if (!CE->isGLValue() && (T->isPointerType() || isClass(T)))
-      return result(CE, Depth + 1);
-    // A reference to a handle held somewhere: its object is where it is
-    // held. A pointer read out of a container points nobody knows where.
-    if (CE->isGLValue() && Known.isHandle(T))
-      return object(CE, Depth + 1);
-    return {};
-  }
-  if (const auto *CE = dyn_cast<CXXConstructExpr>(E)) {
-    const CXXConstructorDecl *Ctor = CE->getConstructor();
-    if (Ctor->isCopyOrMoveConstructor() && CE->getNumArgs() >= 1)
-      return aliasValue(CE->getArg(0), Depth + 1)
-                 ? pointee(CE->getArg(0), Depth + 1)
-                 : Places{};
-    // span(v), Map(p, n), reference_wrapper(x): what the model says.
-    if (const AliasRule *R = Known.lookup(*Ctor).Returns) {
-      llvm::ArrayRef<const Expr *> Args(CE->getArgs(), CE->getNumArgs());
-      Places Out;
-      if (R->K == AliasRule::Argument) {
-        int I = Known.paramIndex(*Ctor, R->Arg);
-        if (I >= 0 && unsigned(I) < Args.size())
-          Out = storage(Args[I], Depth + 1);
-      } else if (R->K == AliasRule::Arguments) {
-        for (const Expr *A : Args)
-          append(Out, storage(A, Depth + 1));
-      }
-      for (Place &P : Out)
-        if (P.May.empty())
-          P.May = R->May;
-      return Out;
+  if (const auto *CE = dyn_cast<CallExpr>(E))
+    return pointeeOfCall(*CE, Depth);
+  if (const auto *CE = dyn_cast<CXXConstructExpr>(E))
+    return pointeeOfConstruct(*CE, Depth);
+  return {};
+}
+
+// What the pointer or handle a call returns points at.
+Places Aliases::pointeeOfCall(const CallExpr &Call, unsigned Depth) {
+  const CallExpr *CE = &Call;
+  if (isIdentityCall(*CE))
+    return pointee(CE->getArg(0), Depth + 1);
+  // `it->`: the pointer operator-> returns points where `it` does.
+  if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(CE);
+      OC && OC->getOperator() == OO_Arrow && OC->getNumArgs() == 1)
+    return pointee(OC->getArg(0), Depth + 1);
+  // inputs[0] of a list of handles shares the object the list holds; so
+  // does a pointer in a by-value copy of a list of pointers.
+  if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(CE);
+      OC && OC->getOperator() == OO_Subscript && OC->getNumArgs() == 2 &&
+      (Known.isHandle(OC->getType()) ||
+       (OC->getType()->isPointerType() && copiedIn(OC->getArg(0)))))
+    return pointee(OC->getArg(0), Depth + 1);
+  QualType T = CE->getType();
+  if (!CE->isGLValue() && (T->isPointerType() || isClass(T)))
+    return result(CE, Depth + 1);
+  // A reference to a handle held somewhere: its object is where it is
+  // held. A pointer read out of a container points nobody knows where.
+  if (CE->isGLValue() && Known.isHandle(T))
+    return object(CE, Depth + 1);
+  return {};
+}
+
+// What the pointer or handle a construction makes points at: the copied
+// one's, or what the model says (span(v), Map(p, n), reference_wrapper(x)).
+Places Aliases::pointeeOfConstruct(const CXXConstructExpr &Construct,
+                                   unsigned Depth) {
+  const CXXConstructExpr *CE = &Construct;
+  const CXXConstructorDecl *Ctor = CE->getConstructor();
+  if (Ctor->isCopyOrMoveConstructor() && CE->getNumArgs() >= 1)
+    return aliasValue(CE->getArg(0), Depth + 1)
+               ? pointee(CE->getArg(0), Depth + 1)
+               : Places{};
+  // span(v), Map(p, n), reference_wrapper(x): what the model says.
+  if (const AliasRule *R = Known.lookup(*Ctor).Returns) {
+    llvm::ArrayRef<const Expr *> Args(CE->getArgs(), CE->getNumArgs());
+    Places Out;
+    if (R->K == AliasRule::Argument) {
+      int I = Known.paramIndex(*Ctor, R->Arg);
+      if (I >= 0 && unsigned(I) < Args.size())
+        Out = storage(Args[I], Depth + 1);
+    } else if (R->K == AliasRule::Arguments) {
+      for (const Expr *A : Args)
+        append(Out, storage(A, Depth + 1));
     }
-    return {};
+    for (Place &P : Out)
+      if (P.May.empty())
+        P.May = R->May;
+    return Out;
   }
   return {};
 }

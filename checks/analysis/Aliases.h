@@ -106,6 +106,8 @@ public:
 private:
   Places object(const Expr *E, unsigned Depth);
   Places pointee(const Expr *E, unsigned Depth);
+  Places pointeeOfCall(const CallExpr &CE, unsigned Depth);
+  Places pointeeOfConstruct(const CXXConstructExpr &CE, unsigned Depth);
   Places storage(const Expr *E, unsigned Depth);
   bool aliasValue(const Expr *E, unsigned Depth);
   // What the result of a call refers to.

@@ -78,9 +78,7 @@ const FunctionEffects *ExternalSummaries::lookup(llvm::StringRef Usr) const {
 constexpr llvm::StringLiteral GlobalKey = "global:";
 constexpr llvm::StringLiteral CheckpointedKey = "checkpointed:";
 constexpr llvm::StringLiteral OverridesKey = "overrides:";
-constexpr llvm::StringLiteral OwnerKey = "owner:";
 constexpr llvm::StringLiteral HeldKey = "held:";
-constexpr char OwnerSeparator = '\x1f';
 
 std::string globalDependency(llvm::StringRef Usr) {
   return (GlobalKey + Usr).str();
@@ -98,14 +96,9 @@ std::string heldDependency(llvm::StringRef Usr) {
   return (HeldKey + Usr).str();
 }
 
-std::string ownerDependency(llvm::StringRef Callable,
-                            llvm::StringRef MainFile) {
-  return (OwnerKey + Callable + llvm::Twine(OwnerSeparator) + MainFile).str();
-}
-
 bool isProgramFactKey(llvm::StringRef Key) {
   return Key.starts_with(GlobalKey) || Key.starts_with(CheckpointedKey) ||
-         Key.starts_with(OverridesKey) || Key.starts_with(OwnerKey) ||
+         Key.starts_with(OverridesKey) || isOwnerDependency(Key) ||
          Key.starts_with(HeldKey);
 }
 
@@ -144,10 +137,9 @@ std::string ExternalSummaries::hashOf(llvm::StringRef Usr) const {
                      std::to_string(H.StoredAt.Column));
     return Keys.empty() ? "none" : hashKeys(std::move(Keys));
   }
-  if (Usr.consume_front(OwnerKey)) {
-    auto [Callable, MainFile] = Usr.rsplit(OwnerSeparator);
+  if (llvm::StringRef Callable, MainFile;
+      splitOwnerDependency(Usr, Callable, MainFile))
     return reportsIn(Callable, MainFile) ? "yes" : "no";
-  }
   if (Usr.consume_front(GlobalKey))
     return isModifiable(Usr) ? "written" : "constant";
   if (Usr.consume_front(CheckpointedKey)) {

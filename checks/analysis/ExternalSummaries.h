@@ -96,10 +96,6 @@ std::string overridesDependency(llvm::StringRef Usr);
 // callables the whole program stores into the place with this USR.
 std::string heldDependency(llvm::StringRef Usr);
 
-// The dependency key of the decision whether the TU of MainFile reports the
-// findings in a header callable (reportsIn): "yes" or "no".
-std::string ownerDependency(llvm::StringRef Callable, llvm::StringRef MainFile);
-
 // Whether a dependency key is one of the keys above: a fact add() records,
 // whose hash needs no composition (a function's USR is the other kind).
 bool isProgramFactKey(llvm::StringRef Key);

@@ -375,6 +375,64 @@ std::string inputPath(llvm::StringRef Name, const FileManager &Files) {
   return std::string(Lexical);
 }
 
+namespace {
+constexpr llvm::StringLiteral OwnerKey = "owner:";
+constexpr char OwnerSeparator = '\x1f';
+} // namespace
+
+std::string ownerDependency(llvm::StringRef Callable,
+                            llvm::StringRef MainFile) {
+  return (OwnerKey + Callable + llvm::Twine(OwnerSeparator) + MainFile).str();
+}
+
+bool isOwnerDependency(llvm::StringRef Key) { return Key.starts_with(OwnerKey); }
+
+bool splitOwnerDependency(llvm::StringRef Key, llvm::StringRef &Callable,
+                          llvm::StringRef &MainFile) {
+  if (!Key.consume_front(OwnerKey))
+    return false;
+  std::tie(Callable, MainFile) = Key.rsplit(OwnerSeparator);
+  return true;
+}
+
+void mapOwnerDependencyFile(std::string &Key,
+                            llvm::function_ref<void(std::string &)> Map) {
+  if (!isOwnerDependency(Key))
+    return;
+  auto [Head, File] = llvm::StringRef(Key).rsplit(OwnerSeparator);
+  std::string Path = File.str();
+  Map(Path);
+  Key = (Head + llvm::Twine(OwnerSeparator) + Path).str();
+}
+
+void forEachPath(TUSummary &S, llvm::function_ref<void(std::string &)> Map) {
+  auto At = [&](PlainLocation &L) {
+    if (!L.File.empty())
+      Map(L.File);
+  };
+  Map(S.MainFile);
+  for (auto &[File, Hash] : S.Inputs)
+    Map(File);
+  for (std::string &File : S.SystemInputs)
+    Map(File);
+  for (FunctionFacts &F : S.Functions) {
+    for (SummaryEffect &E : F.Effects) {
+      for (SummaryStep &Step : E.Chain)
+        At(Step.Loc);
+      At(E.MutatedAt);
+      At(E.AliasAt);
+    }
+    for (SummaryCall &C : F.Calls)
+      At(C.Loc);
+  }
+  for (SummaryCheckpoint &C : S.Checkpoints)
+    At(C.Call);
+  for (SummaryHeld &H : S.Held)
+    At(H.StoredAt);
+  for (auto &[Key, Hash] : S.Dependencies)
+    mapOwnerDependencyFile(Key, Map);
+}
+
 std::string hashText(llvm::StringRef Text) {
   char Buf[17];
   snprintf(Buf, sizeof Buf, "%016llx",

@@ -14,6 +14,7 @@
 #define REMATCH_CHECKS_SUMMARY_H
 
 #include "Effect.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/Error.h"
 #include <cstdint>
@@ -189,6 +190,23 @@ PlainLocation plainLocation(SourceLocation L, const SourceManager &SM);
 // driver finds GCC's headers for a compile command whose compiler is a bare
 // `clang++`, where /lib links to usr/lib), the file's real path.
 std::string inputPath(llvm::StringRef Name, const FileManager &Files);
+
+// The dependency key of the decision whether the TU of MainFile reports the
+// findings in a header callable (ExternalSummaries::reportsIn): "yes" or
+// "no". The one key that holds a path.
+std::string ownerDependency(llvm::StringRef Callable, llvm::StringRef MainFile);
+bool isOwnerDependency(llvm::StringRef Key);
+// The parts of an owner dependency's key; false for another key.
+bool splitOwnerDependency(llvm::StringRef Key, llvm::StringRef &Callable,
+                          llvm::StringRef &MainFile);
+// Calls Map on the main file of an owner dependency's key, if Key is one.
+void mapOwnerDependencyFile(std::string &Key,
+                            llvm::function_ref<void(std::string &)> Map);
+
+// Calls Map on every path a summary records (its main file, its inputs,
+// every location, the main file in an owner dependency's key), so that a
+// front end can write them relative to a root and read them back.
+void forEachPath(TUSummary &S, llvm::function_ref<void(std::string &)> Map);
 
 // The hash every summary and dependency is written with: 16 hex digits of
 // xxh3 over Text.

@@ -1,0 +1,248 @@
+//===--- Analyzer.cpp - one file through clang-tidy and rematch's checks --===//
+
+#include "Analyzer.h"
+#include "ClangFlags.h"
+#include "RematchOptions.h"
+#include "SkipBodies.h"
+#include "clang-tidy/ClangTidy.h"
+#include "clang-tidy/ClangTidyDiagnosticConsumer.h"
+#include "clang-tidy/ClangTidyOptions.h"
+#include "clang-tidy/GlobList.h"
+#include "clang/Tooling/Core/Replacement.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/VirtualFileSystem.h"
+
+namespace rematch::tool {
+
+using namespace clang;
+using namespace clang::tidy;
+
+namespace {
+
+std::string formatError(const tooling::DiagnosticMessage &M, SourceCache &Src,
+                        const PathNamer &Names, llvm::StringRef Level) {
+  unsigned Line = 0, Col = 0;
+  std::string Out;
+  if (!M.FilePath.empty() && Src.locate(M.FilePath, M.FileOffset, Line, Col))
+    Out = Names.name(M.FilePath) + ":" + std::to_string(Line) + ":" +
+          std::to_string(Col) + ": ";
+  else if (!M.FilePath.empty())
+    Out = Names.name(M.FilePath) + ": ";
+  return Out + Level.str() + ": " + M.Message;
+}
+
+// Rewrites every path of E (its message, its notes, its fix-its).
+void rewritePaths(ClangTidyError &E,
+                  llvm::function_ref<void(std::string &)> Rewrite) {
+  Rewrite(E.Message.FilePath);
+  for (tooling::DiagnosticMessage &N : E.Notes)
+    Rewrite(N.FilePath);
+  llvm::StringMap<tooling::Replacements> Fix;
+  for (const auto &FileFix : E.Message.Fix)
+    for (const tooling::Replacement &R : FileFix.second) {
+      std::string Path = R.getFilePath().str();
+      Rewrite(Path);
+      llvm::consumeError(Fix[Path].add(tooling::Replacement(
+          Path, R.getOffset(), R.getLength(), R.getReplacementText())));
+    }
+  E.Message.Fix = std::move(Fix);
+}
+
+// Clang names a file as its compile command did: relative to the command's
+// directory, which need not be ours under -p.
+void resolvePaths(ClangTidyError &E) {
+  rewritePaths(E, [&](std::string &Path) {
+    if (Path.empty() || E.BuildDirectory.empty() ||
+        llvm::sys::path::is_absolute(Path))
+      return;
+    llvm::SmallString<256> P(E.BuildDirectory);
+    llvm::sys::path::append(P, Path);
+    llvm::sys::path::remove_dots(P, /*remove_dot_dot=*/true);
+    Path = std::string(P);
+  });
+}
+
+// A location in the header a preamble was compiled from (a macro defined in
+// the file's leading block) is the same offset in the file itself.
+void moveIntoFile(ClangTidyError &E, llvm::StringRef Header,
+                  llvm::StringRef File) {
+  llvm::SmallString<256> Abs(File);
+  llvm::sys::fs::make_absolute(Abs);
+  rewritePaths(E, [&](std::string &Path) {
+    if (Path == Header)
+      Path = std::string(Abs);
+  });
+}
+
+} // namespace
+
+FileOutcome Analyzer::analyse(const std::string &File,
+                    clang::tidy::rematch::AnalysisHost Host) {
+  // A parse that skipped recorded bodies, unless the analysis could not
+  // use it (BodyReplay.h): then one that skips only the bodies that were
+  // not rejected, and at last (or when the parse failed) one of them all.
+  for (int Attempt = 0; Host.Bodies && Attempt < 2; ++Attempt) {
+    FileOutcome Out = analyseParsing(File, Host);
+    if (!Host.Bodies->failed() &&
+        Out.Status.Status != FileStatus::State::Failed) {
+      Out.BodiesReused = Host.Bodies->skippedCount();
+      return Out;
+    }
+    Host.Bodies = Out.Status.Status == FileStatus::State::Failed
+                      ? nullptr
+                      : Host.Bodies->retry();
+  }
+  Host.Bodies = nullptr;
+  return analyseParsing(File, Host);
+}
+
+FileOutcome Analyzer::analyseParsing(const std::string &File,
+                           const clang::tidy::rematch::AnalysisHost &Host) {
+  PreambleUse Pre;
+  // A database keys its commands by absolute path; the file may be named
+  // relative to this directory (the pre-commit hook's `src/a.cpp`).
+  if (Preambles)
+    if (std::vector<tooling::CompileCommand> Cmds =
+            DB.getCompileCommands(Names.absolute(File));
+        !Cmds.empty())
+      Pre = Preambles->prepare(Cmds.front(), baseArgs());
+  if (Pre.Args.empty()) {
+    FileOutcome Out = analyseWith(File, Host, Pre);
+    Out.PreambleFailure = Pre.Failure;
+    return Out;
+  }
+  FileOutcome Out = analyseWith(File, Host, Pre);
+  if (Out.Status.Status != FileStatus::State::Failed) {
+    Out.PreambleUsed = true;
+    return Out;
+  }
+  Preambles->drop(Pre);
+  return analyseWith(File, Host, PreambleUse());
+}
+
+std::vector<std::string> Analyzer::baseArgs() const {
+  std::vector<std::string> Args{"-fno-caret-diagnostics", "-w"};
+  if (!O.BuildPath.empty() && O.CompileArgs)
+    Args.insert(Args.end(), O.CompileArgs->begin(), O.CompileArgs->end());
+  return Args;
+}
+
+FileOutcome Analyzer::analyseWith(const std::string &File,
+                        clang::tidy::rematch::AnalysisHost Host,
+                        const PreambleUse &Pre) {
+  FileOutcome Out;
+  Out.Status.File = File;
+
+  ClangTidyOptions Opts = ClangTidyOptions::getDefaults();
+  Opts.Checks = "-*," + O.Checks;
+  Opts.WarningsAsErrors = O.WarningsAsErrors;
+  Opts.HeaderFilterRegex = "";
+  Opts.SystemHeaders = false;
+  auto &CO = Opts.CheckOptions;
+  namespace keys = clang::tidy::rematch::options;
+  CO[keys::CheckpointFunctions] = {O.CheckpointFunctions, 0};
+  CO[keys::ConfigFile] = {O.ConfigFile, 0};
+  CO[keys::Chain] = {O.Chain, 0};
+  // Diagnostics are formatted here, without clang's caret lines. Of the
+  // compiler's diagnostics only errors are reported, so -w spares
+  // computing its warnings (the CFG-based ones cost 5-7 % of a parse) and
+  // keeps a -Werror in the compile command from turning a warning into an
+  // error that would fail the file.
+  // Inserted right after the compiler name: a database command may end
+  // with `-- file`, after which anything appended would be an input.
+  Opts.ExtraArgsBefore = baseArgs();
+  Opts.ExtraArgsBefore->insert(Opts.ExtraArgsBefore->end(), Pre.Args.begin(),
+                               Pre.Args.end());
+  if (Host.Bodies) {
+    std::vector<std::string> Skip = skipBodiesArgs();
+    Opts.ExtraArgsBefore->insert(Opts.ExtraArgsBefore->end(), Skip.begin(),
+                                 Skip.end());
+  }
+  Host.PreambleInputs = Pre.Inputs;
+  ClangTidyContext Context(std::make_unique<DefaultOptionsProvider>(
+      ClangTidyGlobalOptions(), Opts));
+
+  // A physical file system of its own: the real one's working directory
+  // is the process's, which ClangTool changes to each command's directory,
+  // under the feet of the other analysis threads.
+  llvm::IntrusiveRefCntPtr<llvm::vfs::OverlayFileSystem> FS(
+      new llvm::vfs::OverlayFileSystem(
+          llvm::vfs::createPhysicalFileSystem()));
+  // Only rematch's checks run ("-*," above): they may end the matcher
+  // traversal early.
+  Host.RematchChecksOnly = true;
+  std::vector<ClangTidyError> Errors;
+  {
+    clang::tidy::rematch::ScopedAnalysisHost Installed(Host);
+    Errors = runClangTidy(Context, DB, {File}, FS, O.Fix);
+  }
+
+  GlobList AsErrors(O.WarningsAsErrors);
+  for (ClangTidyError &E : Errors) {
+    resolvePaths(E);
+    if (!Pre.Header.empty())
+      moveIntoFile(E, Pre.Header, File);
+    llvm::StringRef Check = E.DiagnosticName;
+    if (!Check.starts_with("rematch-")) {
+      if (E.DiagLevel == ClangTidyError::Error) {
+        Out.Status.Status = FileStatus::State::Failed;
+        Out.Status.Errors.push_back(
+            formatError(E.Message, Src, Names, "error"));
+      }
+      continue;
+    }
+    Finding F;
+    F.Check = Check.str();
+    F.Level = E.IsWarningAsError || AsErrors.contains(Check) ? "error"
+                                                             : "warning";
+    F.Message = E.Message.Message;
+    // Absolute until the report (collectOutcomes): the findings cache
+    // keeps them for runs from other directories.
+    F.Loc.File = Names.absolute(E.Message.FilePath);
+    Src.locate(E.Message.FilePath, E.Message.FileOffset, F.Loc.Line,
+               F.Loc.Column, &F.SourceLine);
+    for (const tooling::DiagnosticMessage &N : E.Notes) {
+      Note Nt;
+      Nt.Message = N.Message;
+      Nt.Loc.File = Names.absolute(N.FilePath);
+      Src.locate(N.FilePath, N.FileOffset, Nt.Loc.Line, Nt.Loc.Column);
+      F.Notes.push_back(std::move(Nt));
+    }
+    for (const auto &FileFix : E.Message.Fix)
+      for (const tooling::Replacement &R : FileFix.second)
+        Out.Fixes.push_back(R);
+    Out.Findings.push_back(std::move(F));
+  }
+  if (Out.Status.Status == FileStatus::State::Failed &&
+      Out.Status.Errors.empty())
+    Out.Status.Errors.push_back(File + ": error: file could not be analysed");
+  return Out;
+}
+
+std::unique_ptr<tooling::CompilationDatabase>
+makeDatabase(const CliOptions &O, llvm::raw_ostream &Err) {
+  std::string Message;
+  if (!O.BuildPath.empty()) {
+    auto DB = tooling::CompilationDatabase::loadFromDirectory(O.BuildPath,
+                                                              Message);
+    if (!DB) {
+      Err << O.BuildPath << ": error: cannot load compile_commands.json: "
+          << Message << "\n";
+      return nullptr;
+    }
+    return clangFlagsOnly(tooling::inferMissingCompileCommands(std::move(DB)));
+  }
+  std::vector<std::string> Args =
+      O.CompileArgs ? *O.CompileArgs : std::vector<std::string>{};
+  if (!O.CompileArgs) {
+    if (auto DB = tooling::CompilationDatabase::autoDetectFromSource(
+            O.Files.front(), Message))
+      return clangFlagsOnly(tooling::inferMissingCompileCommands(std::move(DB)));
+    Err << "rematch: warning: no compilation database found and no `--`: "
+           "analysing without compiler flags\n";
+  }
+  return clangFlagsOnly(
+      std::make_unique<tooling::FixedCompilationDatabase>(".", Args));
+}
+
+} // namespace rematch::tool

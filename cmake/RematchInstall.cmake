@@ -38,6 +38,11 @@ if(TARGET rematch)
   install(DIRECTORY ${CMAKE_CURRENT_LIST_DIR}/../docs/
     DESTINATION ${CMAKE_INSTALL_DOCDIR}
     FILES_MATCHING PATTERN "*.md")
+  # The Bazel rules: the install prefix is the @rematch repository, with
+  # this BUILD file (docs/bazel.md).
+  install(FILES ${CMAKE_CURRENT_LIST_DIR}/../bazel/rematch.bzl
+                ${CMAKE_CURRENT_LIST_DIR}/../bazel/repository/BUILD.bazel
+    DESTINATION ${CMAKE_INSTALL_DATADIR}/rematch/bazel)
 endif()
 
 # The plugin and the program are part of the package only when built here.

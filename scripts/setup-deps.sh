@@ -11,6 +11,7 @@ packages=(
   libeigen3-dev # Eigen headers for the framework-model tests
   libclang-rt-19-dev # sanitizer and libFuzzer runtimes (scripts/sanitize.sh, fuzz.sh)
   chromium      # headless browser: the HTML report's rendering test
+  bazel-bootstrap # Bazel 4.2.3: the test of bazel/rematch.bzl (offline)
 )
 # Optional extras asked for by name, e.g. REMATCH_EXTRA_PACKAGES="libtorch-dev".
 if [[ -n "${REMATCH_EXTRA_PACKAGES:-}" ]]; then

@@ -1637,13 +1637,28 @@ private:
     if (!VD->hasGlobalStorage() || VD->isConstexpr())
       return false;
     QualType T = Ctx.getBaseElementType(VD->getType().getNonReferenceType());
-    if (T.isConstQualified())
+    if (T.isConstQualified() || isStateless(T))
       return false;
     if (SM.isInSystemHeader(VD->getLocation()))
       return false;
     if (Known.isAllowedGlobal(*VD))
       return false;
     return GuardDepth == 0;
+  }
+
+  // An object of a class of the project's own without data members, in it
+  // or its bases (a stateless singleton, a policy object): nothing in it
+  // can change between the passes; its virtual table pointer is not state.
+  // A library's class, or one the models name (a project container), is
+  // taken to hold state, whatever its declaration shows.
+  bool isStateless(QualType T) const {
+    const CXXRecordDecl *RD = T->getAsCXXRecordDecl();
+    if (!RD || !RD->hasDefinition() || !RD->field_empty() ||
+        SM.isInSystemHeader(RD->getLocation()) || Known.isModelledType(T))
+      return false;
+    return llvm::all_of(RD->bases(), [&](const CXXBaseSpecifier &B) {
+      return isStateless(B.getType());
+    });
   }
 
   bool isMapSubscript(const Expr *E) const {

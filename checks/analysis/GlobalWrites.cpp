@@ -11,7 +11,11 @@ namespace clang::tidy::rematch {
 // as a read counts as a possible write.
 void GlobalUseCollector::onStmt(const Stmt &S) {
   if (const auto *IC = dyn_cast<ImplicitCastExpr>(&S)) {
-    if (IC->getCastKind() == CK_LValueToRValue)
+    // A read, or a binding to a reference to const (`return g;` from a
+    // function returning `const T &`): nothing writes through it.
+    if (IC->getCastKind() == CK_LValueToRValue ||
+        (IC->getCastKind() == CK_NoOp && IC->isGLValue() &&
+         IC->getType().isConstQualified()))
       markRead(IC->getSubExpr());
     return;
   }

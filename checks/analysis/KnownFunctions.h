@@ -110,6 +110,10 @@ public:
   bool isView(QualType T) const;
   // The models list the class itself (not a base) as a value type.
   bool isDeclaredValue(const CXXRecordDecl &RD) const;
+  // T's class is of a kind the models or the configuration name (a
+  // container, a handle, ...): what it holds is what they say, whatever its
+  // declaration shows.
+  bool isModelledType(QualType T) const { return classInfo(T).Kinds != 0; }
   // Whether a copy of a type owns its state or shares it.
   const CopySemantics &copies() const { return Copies; }
 

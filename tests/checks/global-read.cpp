@@ -345,3 +345,20 @@ float negatives_not_checkpointed(float x) {
   auto c = [] { return g_cfg.lr; };
   return a + b + c() + g_scale + scaled(x);
 }
+
+// Singletons. A function-local static handed out only as a reference to
+// const cannot be written through it: constant. One handed out as a
+// mutable reference can be, and its reads are reported. An object with no
+// data members (a stateless policy or layer, its vtable aside) has no value
+// that could differ.
+struct Options { float scale = 2; };
+const Options &options() { static Options o; return o; }
+Options &mutable_options() { static Options m; return m; } // expect-note: 'mutable_options' reads mutable global 'm' here
+struct Policy { virtual ~Policy() {} virtual float apply(float x) { return x; } };
+Policy &policy() { static Policy p; return p; }
+float singletons(rematch::Segment &seg, float x) {
+  return seg.forward([&] { // expect-note: callable is checkpointed by this call
+    return options().scale * policy().apply(x) *
+           mutable_options().scale; // expect: rematch-global-read {{calls 'mutable_options', which reads mutable global 'm'}}
+  });
+}

@@ -46,10 +46,12 @@ cmake -S "$root" -B "$asan_dir" -G Ninja -DCMAKE_CXX_COMPILER=clang++-19 \
   -DREMATCH_CLANG_TIDY="$root/tests/reliability/asan-clang-tidy.sh" >/dev/null
 cmake --build "$asan_dir" -j "$jobs"
 # runtime-gxx rebuilds the plain runtime with g++ (no sanitizer): covered by
-# scripts/test.sh. install.consumer: see above.
+# scripts/test.sh. install.consumer: see above. bazel.aspect tests Bazel's
+# side (the rule, the sandbox, the caches) and runs in scripts/test.sh; the
+# rematch steps it runs are tested under the sanitizers by cli.steps.
 failed=()
 ctest --test-dir "$asan_dir" --output-on-failure -j "$jobs" \
-  -E '^(runtime-gxx|install\.)' || failed+=("ASan+UBSan tests")
+  -E '^(runtime-gxx|install\.|bazel\.)' || failed+=("ASan+UBSan tests")
 echo "sanitize: ASan+UBSan done after $((SECONDS - start)) s"
 
 echo "sanitize: ASan+UBSan build of the libtorch adapter in $asan_torch_dir"

@@ -176,12 +176,27 @@ llvm::Error parseShard(llvm::StringRef Value, CliOptions &O) {
   return llvm::Error::success();
 }
 
+constexpr Step Steps[] = {Step::Summarize, Step::Link, Step::Report};
+
+// The word that names a step on the command line.
+const char *stepName(Step S) {
+  switch (S) {
+  case Step::Summarize:
+    return "summarize";
+  case Step::Link:
+    return "link";
+  case Step::Report:
+    return "report";
+  case Step::Default:
+    break;
+  }
+  return "";
+}
+
 // What each step takes: its inputs, its output, and only its options.
 llvm::Error checkStep(const CliOptions &O,
                       const std::vector<std::pair<std::string, std::string>> &Seen) {
-  const char *Name = O.Command == Step::Summarize ? "summarize"
-                     : O.Command == Step::Link    ? "link"
-                                                  : "report";
+  const char *Name = stepName(O.Command);
   auto Only = [&](const llvm::Twine &What) {
     return usageError(llvm::Twine("rematch ") + Name + " takes " + What +
                       "; see rematch " + Name + " --help");
@@ -230,16 +245,10 @@ llvm::Error checkStep(const CliOptions &O,
 llvm::Expected<CliOptions>
 parseCommandLine(const std::vector<std::string> &Args) {
   CliOptions O;
-  size_t First = 0;
-  if (!Args.empty()) {
-    if (Args[0] == "summarize")
-      O.Command = Step::Summarize;
-    else if (Args[0] == "link")
-      O.Command = Step::Link;
-    else if (Args[0] == "report")
-      O.Command = Step::Report;
-    First = O.Command == Step::Default ? 0 : 1;
-  }
+  for (Step S : Steps)
+    if (!Args.empty() && Args[0] == stepName(S))
+      O.Command = S;
+  size_t First = O.Command == Step::Default ? 0 : 1;
   std::vector<std::pair<std::string, std::string>> Seen; // name, as given
   for (size_t I = First; I < Args.size(); ++I) {
     llvm::StringRef A = Args[I];

@@ -89,15 +89,23 @@ llvm::Error checkOptions(const CliOptions &O) {
                                    llvm::toString(std::move(E)));
   // The built-in models, and those of an explicit configuration: a broken
   // model file is a configuration error.
+  if (O.ConfigFile.empty()) {
+    if (auto Models =
+            clang::tidy::rematch::modelsFor(clang::tidy::rematch::Config());
+        !Models)
+      return Models.takeError();
+    return llvm::Error::success();
+  }
+  return checkConfigFile(O.ConfigFile);
+}
+
+llvm::Error checkConfigFile(llvm::StringRef Path) {
   llvm::Expected<clang::tidy::rematch::Config> C =
-      O.ConfigFile.empty()
-          ? llvm::Expected<clang::tidy::rematch::Config>(
-                clang::tidy::rematch::Config())
-          : clang::tidy::rematch::loadConfigFile(O.ConfigFile);
+      clang::tidy::rematch::loadConfigFile(Path);
   if (!C)
     return C.takeError();
   if (auto Models = clang::tidy::rematch::modelsFor(*C); !Models)
-    return Models.takeError();
+    return Models.takeError(); // its Models:
   return llvm::Error::success();
 }
 
@@ -159,12 +167,9 @@ FileSet collectFiles(const CliOptions &O, const tooling::CompilationDatabase &DB
   std::map<std::string, std::string> ConfigProblem; // path -> error or ""
   auto ProblemOf = [&](const std::string &Cfg) -> const std::string & {
     auto [It, Inserted] = ConfigProblem.try_emplace(Cfg);
-    if (Inserted) {
-      if (auto C = clang::tidy::rematch::loadConfigFile(Cfg); !C)
-        It->second = llvm::toString(C.takeError());
-      else if (auto Models = clang::tidy::rematch::modelsFor(*C); !Models)
-        It->second = llvm::toString(Models.takeError()); // its Models:
-    }
+    if (Inserted)
+      if (llvm::Error E = checkConfigFile(Cfg))
+        It->second = llvm::toString(std::move(E));
     return It->second;
   };
   for (const std::string &Path : shardOf(O)) {
@@ -549,17 +554,23 @@ int runRematch(const CliOptions &O, llvm::raw_ostream &Err) {
   return finishReport(O, R, Files, Fixes, *Filters, Out, File != nullptr, Err);
 }
 
-int reportOutcomes(const CliOptions &O, const std::vector<std::string> &Paths,
-                   std::vector<FileOutcome> Outcomes, llvm::raw_ostream &Err) {
+std::optional<ReportDestination> prepareReport(const CliOptions &O,
+                                              llvm::raw_ostream &Err) {
   llvm::Expected<FindingFilters> Filters = FindingFilters::create(O);
   if (!Filters) {
     Err << llvm::toString(Filters.takeError()) << "\n";
-    return UsageError;
+    return std::nullopt;
   }
-  std::unique_ptr<llvm::raw_fd_ostream> File;
-  if (!openOutput(O, File, Err))
-    return UsageError;
-  llvm::raw_fd_ostream &Out = File ? *File : llvm::outs();
+  ReportDestination To{std::move(*Filters), nullptr};
+  if (!openOutput(O, To.File, Err))
+    return std::nullopt;
+  return To;
+}
+
+int reportOutcomes(const CliOptions &O, ReportDestination &To,
+                   const std::vector<std::string> &Paths,
+                   std::vector<FileOutcome> Outcomes, llvm::raw_ostream &Err) {
+  llvm::raw_fd_ostream &Out = To.File ? *To.File : llvm::outs();
   PathNamer Names(Paths);
   Results R;
   FileSet Files;
@@ -571,7 +582,8 @@ int reportOutcomes(const CliOptions &O, const std::vector<std::string> &Paths,
   }
   std::vector<tooling::Replacement> Fixes =
       collectOutcomes(Outcomes, Files, Names, R);
-  return finishReport(O, R, Files, Fixes, *Filters, Out, File != nullptr, Err);
+  return finishReport(O, R, Files, Fixes, To.Filters, Out, To.File != nullptr,
+                      Err);
 }
 
 } // namespace rematch::tool

@@ -3,9 +3,12 @@
 #define REMATCH_TOOL_DRIVER_H
 
 #include "CommandLine.h"
+#include "Filters.h"
 #include "Finding.h"
 #include "Scheduler.h"
 #include "llvm/Support/raw_ostream.h"
+#include <memory>
+#include <optional>
 
 namespace rematch::tool {
 
@@ -30,10 +33,25 @@ llvm::Expected<std::vector<std::string>> enabledChecks(llvm::StringRef Globs);
 // before any work: an error says what (exit code 2).
 llvm::Error checkOptions(const CliOptions &O);
 
+// A .rematch.yaml, and the model files it names, can be read: otherwise a
+// configuration error of the files below it.
+llvm::Error checkConfigFile(llvm::StringRef Path);
+
+// Where a report goes and what filters it (--baseline, --changed-lines,
+// --line-filter, --write-baseline, --output), made before any work: a
+// problem is said on Err (exit code 2) and gives none.
+struct ReportDestination {
+  FindingFilters Filters;
+  std::unique_ptr<llvm::raw_fd_ostream> File; // --output; null: stdout
+};
+std::optional<ReportDestination> prepareReport(const CliOptions &O,
+                                              llvm::raw_ostream &Err);
+
 // The report of outcomes computed elsewhere (rematch report), for Files in
 // this order, exactly as the default command reports them: filters, format,
-// --output, exit code.
-int reportOutcomes(const CliOptions &O, const std::vector<std::string> &Files,
+// exit code.
+int reportOutcomes(const CliOptions &O, ReportDestination &To,
+                   const std::vector<std::string> &Files,
                    std::vector<FileOutcome> Outcomes, llvm::raw_ostream &Err);
 
 // Analyses every file, reports to the --output destination in the chosen

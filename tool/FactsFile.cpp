@@ -6,7 +6,7 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
-#include <map>
+#include <array>
 
 namespace rematch::tool {
 
@@ -16,8 +16,7 @@ constexpr llvm::StringLiteral FileMagic = "rematch-rsum";
 constexpr llvm::StringLiteral LinkMagic = "rematch-rlink";
 
 llvm::Error problem(llvm::StringRef Path, const llvm::Twine &What) {
-  return llvm::createStringError(
-                                 (Path + ": error: " + What).str());
+  return llvm::createStringError((Path + ": error: " + What).str());
 }
 
 void field(std::string &Out, llvm::StringRef Name, llvm::StringRef Value) {
@@ -46,9 +45,6 @@ public:
     return Tail.take_front(N);
   }
   bool atEnd() const { return Rest.empty(); }
-  llvm::StringRef peekName() const {
-    return Rest.split('\n').first.split(' ').first;
-  }
 
 private:
   llvm::StringRef Rest;
@@ -84,22 +80,43 @@ std::string withHead(llvm::StringRef Magic, llvm::StringRef Fields) {
       .str();
 }
 
+// A .rsum's fields in their order, each with where its value is: the
+// arguments are held joined (NUL-separated) in Arguments. Facts and Text are
+// const for the writer.
+template <class Facts, class Text>
+std::array<std::pair<const char *, Text *>, 11> fieldsOf(Facts &F,
+                                                         Text &Arguments) {
+  return {{{"file", &F.File},
+           {"tool", &F.Settings.Tool},
+           {"checkpoint-functions", &F.Settings.CheckpointFunctions},
+           {"config-file", &F.Settings.ConfigFile},
+           {"checks", &F.Settings.Checks},
+           {"chain", &F.Settings.Chain},
+           {"warnings-as-errors", &F.Settings.WarningsAsErrors},
+           {"directory", &F.Directory},
+           {"arguments", &Arguments},
+           {"summary", &F.Summary},
+           {"outcome", &F.Outcome}}};
+}
+
 } // namespace
 
 std::string writeFileFacts(const FileFacts &F) {
+  const std::string Arguments =
+      llvm::join(F.Arguments, llvm::StringRef("\0", 1));
   std::string Fields;
-  field(Fields, "file", F.File);
-  field(Fields, "tool", F.Settings.Tool);
-  field(Fields, "checkpoint-functions", F.Settings.CheckpointFunctions);
-  field(Fields, "config-file", F.Settings.ConfigFile);
-  field(Fields, "checks", F.Settings.Checks);
-  field(Fields, "chain", F.Settings.Chain);
-  field(Fields, "warnings-as-errors", F.Settings.WarningsAsErrors);
-  field(Fields, "directory", F.Directory);
-  field(Fields, "arguments", llvm::join(F.Arguments, llvm::StringRef("\0", 1)));
-  field(Fields, "summary", F.Summary);
-  field(Fields, "outcome", F.Outcome);
+  for (auto [Name, Value] : fieldsOf(F, Arguments))
+    field(Fields, Name, *Value);
   return withHead(FileMagic, Fields);
+}
+
+bool sameFacts(const FileFacts &A, const FileFacts &B) {
+  const std::string None;
+  auto FieldsA = fieldsOf(A, None), FieldsB = fieldsOf(B, None);
+  for (size_t I = 0; I < FieldsA.size(); ++I)
+    if (*FieldsA[I].second != *FieldsB[I].second)
+      return false;
+  return A.Arguments == B.Arguments;
 }
 
 llvm::Expected<FileFacts> readFileFacts(llvm::StringRef Text,
@@ -110,39 +127,18 @@ llvm::Expected<FileFacts> readFileFacts(llvm::StringRef Text,
     return Fields.takeError();
   FieldReader R(*Fields, Path);
   FileFacts F;
-  llvm::StringRef Arguments;
-  std::pair<const char *, std::string *> Strings[] = {
-      {"file", &F.File},
-      {"tool", &F.Settings.Tool},
-      {"checkpoint-functions", &F.Settings.CheckpointFunctions},
-      {"config-file", &F.Settings.ConfigFile},
-      {"checks", &F.Settings.Checks},
-      {"chain", &F.Settings.Chain},
-      {"warnings-as-errors", &F.Settings.WarningsAsErrors},
-      {"directory", &F.Directory},
-  };
-  for (auto [Name, Into] : Strings) {
+  std::string Arguments;
+  for (auto [Name, Into] : fieldsOf(F, Arguments)) {
     llvm::Expected<llvm::StringRef> V = R.next(Name);
     if (!V)
       return V.takeError();
     *Into = V->str();
   }
-  llvm::Expected<llvm::StringRef> Args = R.next("arguments");
-  if (!Args)
-    return Args.takeError();
-  if (!Args->empty()) {
+  if (!Arguments.empty()) {
     llvm::SmallVector<llvm::StringRef, 32> Parts;
-    Args->split(Parts, '\0');
+    llvm::StringRef(Arguments).split(Parts, '\0');
     for (llvm::StringRef P : Parts)
       F.Arguments.push_back(P.str());
-  }
-  for (auto [Name, Into] : {std::pair<const char *, std::string *>{
-                                "summary", &F.Summary},
-                            {"outcome", &F.Outcome}}) {
-    llvm::Expected<llvm::StringRef> V = R.next(Name);
-    if (!V)
-      return V.takeError();
-    *Into = V->str();
   }
   if (!R.atEnd())
     return problem(Path, "unexpected data after the last field");

@@ -55,6 +55,8 @@ struct FileFacts {
 };
 
 std::string writeFileFacts(const FileFacts &F);
+// Whether A and B hold the same facts (as writeFileFacts would write them).
+bool sameFacts(const FileFacts &A, const FileFacts &B);
 // Any malformed, truncated or foreign text is an error naming Path.
 llvm::Expected<FileFacts> readFileFacts(llvm::StringRef Text,
                                         llvm::StringRef Path);

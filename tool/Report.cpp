@@ -71,11 +71,6 @@ bool loadProgram(const std::vector<FileFacts> &All, llvm::StringRef Root,
   return true;
 }
 
-const FileFacts &factsOf(const std::vector<FileFacts> &All,
-                         llvm::StringRef File) {
-  return *llvm::find_if(All, [&](const FileFacts &F) { return F.File == File; });
-}
-
 // The files at the indices Again parsed with the program installed, as the
 // second phase of a run parses them; their outcomes replace the recorded.
 void parseAgain(const CliOptions &R, const RecordedCommands &Commands,
@@ -103,7 +98,7 @@ void parseAgain(const CliOptions &R, const RecordedCommands &Commands,
 } // namespace
 
 int runReport(const CliOptions &O, llvm::raw_ostream &Err) {
-  std::vector<std::string> Named;
+  std::vector<size_t> Named;
   llvm::Expected<std::vector<FileFacts>> All = gatherFacts(O.Files, &Named);
   if (!All) {
     Err << llvm::toString(All.takeError()) << "\n";
@@ -115,6 +110,10 @@ int runReport(const CliOptions &O, llvm::raw_ostream &Err) {
         << All->front().Settings.Tool << "); summarize again\n";
     return UsageError;
   }
+  // --baseline, --output and the like: errors before any work.
+  std::optional<ReportDestination> To = prepareReport(O, Err);
+  if (!To)
+    return UsageError;
   const std::string Root = absolutePath(O.Root.empty() ? "." : O.Root);
   llvm::SmallString<256> Cwd;
   llvm::sys::fs::current_path(Cwd);
@@ -140,13 +139,14 @@ int runReport(const CliOptions &O, llvm::raw_ostream &Err) {
   // The files to report: those of the .rsum inputs, else all, in order;
   // named as the default command names them, from this directory.
   if (Named.empty())
-    for (const FileFacts &F : *All)
-      Named.push_back(F.File);
+    for (size_t I = 0; I < All->size(); ++I)
+      Named.push_back(I);
   std::vector<std::string> Paths;
   std::vector<FileOutcome> Outcomes;
   std::vector<size_t> Again;
-  for (const std::string &File : Named) {
-    const FileFacts &F = factsOf(*All, File);
+  for (size_t I : Named) {
+    const FileFacts &F = (*All)[I];
+    const std::string &File = F.File;
     std::string Abs = underRoot(File, Root);
     Paths.push_back(relativeTo(Abs, Cwd));
     FileOutcome Out;
@@ -174,7 +174,7 @@ int runReport(const CliOptions &O, llvm::raw_ostream &Err) {
         << (Outcomes.size() == 1 ? "" : "s") << ": "
         << Outcomes.size() - Again.size() << " from their summaries, "
         << Again.size() << " parsed again\n";
-  return reportOutcomes(R, Paths, std::move(Outcomes), Err);
+  return reportOutcomes(R, *To, Paths, std::move(Outcomes), Err);
 }
 
 } // namespace rematch::tool

@@ -6,8 +6,8 @@
 #include "Summaries.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Config/llvm-config.h"
-#include <optional>
 #include "llvm/Support/Path.h"
+#include <optional>
 
 namespace rematch::tool {
 
@@ -81,7 +81,7 @@ void forEachOutcomePath(FileOutcome &O,
 
 llvm::Expected<std::vector<FileFacts>>
 gatherFacts(const std::vector<std::string> &Inputs,
-            std::vector<std::string> *Named) {
+            std::vector<size_t> *Named) {
   std::vector<FileFacts> All;
   llvm::StringMap<std::pair<size_t, std::string>> ByFile; // index, input
   std::optional<FactsSettings> Settings;
@@ -92,13 +92,13 @@ gatherFacts(const std::vector<std::string> &Inputs,
     if (llvm::Error E = readFactsFile(In, Read, &IsLink))
       return std::move(E);
     for (FileFacts &F : Read) {
-      if (Named && !IsLink)
-        Named->push_back(F.File);
       auto [It, Inserted] =
           ByFile.try_emplace(F.File, std::make_pair(All.size(), In));
+      if (Named && !IsLink)
+        Named->push_back(It->second.first);
       if (!Inserted) {
         const FileFacts &Old = All[It->second.first];
-        if (writeFileFacts(Old) != writeFileFacts(F))
+        if (!sameFacts(Old, F))
           return llvm::createStringError(
               (In + ": error: other facts for '" + F.File + "' than " +
                It->second.second +

@@ -28,12 +28,13 @@ std::string hideRoot(llvm::StringRef Arg, llvm::StringRef Root);
 std::string showRoot(llvm::StringRef Arg, llvm::StringRef Root);
 
 // The facts of every file the inputs (.rsum and .rlink files) hold, each
-// once; Named, if given, receives the files of the .rsum inputs. Two
+// once; Named, if given, receives the places in them of the .rsum inputs'
+// files. Two
 // different facts for one file, or facts made with other settings, are an
 // error naming the inputs.
 llvm::Expected<std::vector<FileFacts>>
 gatherFacts(const std::vector<std::string> &Inputs,
-            std::vector<std::string> *Named);
+            std::vector<size_t> *Named);
 
 } // namespace rematch::tool
 

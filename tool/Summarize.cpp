@@ -11,7 +11,6 @@
 #include "Compose.h"
 #include "Config.h"
 #include "Driver.h"
-#include "ModelSet.h"
 #include "Steps.h"
 #include "StepsShared.h"
 #include "Summaries.h"
@@ -23,25 +22,6 @@ namespace rematch::tool {
 namespace {
 
 using clang::tidy::rematch::TUSummary;
-
-// A discovered .rematch.yaml (or a model it names) that cannot be read is
-// a configuration error of this file, as for the default command.
-llvm::Error checkDiscoveredConfig(llvm::StringRef AbsFile,
-                                  const CliOptions &O) {
-  if (!O.ConfigFile.empty())
-    return llvm::Error::success();
-  std::optional<std::string> Cfg =
-      clang::tidy::rematch::findConfigFile(AbsFile);
-  if (!Cfg)
-    return llvm::Error::success();
-  llvm::Expected<clang::tidy::rematch::Config> C =
-      clang::tidy::rematch::loadConfigFile(*Cfg);
-  if (!C)
-    return C.takeError();
-  if (auto Models = clang::tidy::rematch::modelsFor(*C); !Models)
-    return Models.takeError();
-  return llvm::Error::success();
-}
 
 // The summary as a .rsum holds it: paths relative to Root, inputs by
 // content, no system-header list, no writer.
@@ -108,10 +88,15 @@ int runSummarize(const CliOptions &O, llvm::raw_ostream &Err) {
            "database\n";
     return UsageError;
   }
-  if (llvm::Error E = checkDiscoveredConfig(Abs, O)) {
-    Err << llvm::toString(std::move(E)) << "\n";
-    return UsageError;
-  }
+  // A discovered .rematch.yaml that cannot be read is a configuration error
+  // of this file, as for the default command.
+  if (std::optional<std::string> Cfg =
+          O.ConfigFile.empty() ? clang::tidy::rematch::findConfigFile(Abs)
+                               : std::nullopt)
+    if (llvm::Error E = checkConfigFile(*Cfg)) {
+      Err << llvm::toString(std::move(E)) << "\n";
+      return UsageError;
+    }
 
   FileFacts F;
   F.File = relativeTo(Abs, Root);

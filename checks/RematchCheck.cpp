@@ -98,9 +98,10 @@ void RematchCheck::registerMatchers(ast_matchers::MatchFinder *Finder) {
 void RematchCheck::check(
     const ast_matchers::MatchFinder::MatchResult &Result) {
   ASTContext &Ctx = *Result.Context;
+  const AnalysisHost *Host =
+      hostOf(Ctx.getSourceManager().getFileManager().getVirtualFileSystem());
   Analysis = getSharedAnalysis(
-      Ctx, {CheckpointFunctions, ConfigFile, Models, SummariesDir});
-  const AnalysisHost *Host = currentAnalysisHost();
+      Ctx, {CheckpointFunctions, ConfigFile, Models, SummariesDir, Host});
   if (Host && Host->RematchChecksOnly && !CutTraversal) {
     // The match on the translation unit comes before the traversal descends
     // into it, and RecursiveASTVisitor reads the scope when it does: an

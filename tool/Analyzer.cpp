@@ -162,20 +162,18 @@ FileOutcome Analyzer::analyseWith(const std::string &File,
   ClangTidyContext Context(std::make_unique<DefaultOptionsProvider>(
       ClangTidyGlobalOptions(), Opts));
 
-  // A physical file system of its own: the real one's working directory
-  // is the process's, which ClangTool changes to each command's directory,
-  // under the feet of the other analysis threads.
-  llvm::IntrusiveRefCntPtr<llvm::vfs::OverlayFileSystem> FS(
-      new llvm::vfs::OverlayFileSystem(
-          llvm::vfs::createPhysicalFileSystem()));
   // Only rematch's checks run ("-*," above): they may end the matcher
   // traversal early.
   Host.RematchChecksOnly = true;
-  std::vector<ClangTidyError> Errors;
-  {
-    clang::tidy::rematch::ScopedAnalysisHost Installed(Host);
-    Errors = runClangTidy(Context, DB, {File}, FS, O.Fix);
-  }
+  // A physical file system of its own: the real one's working directory
+  // is the process's, which ClangTool changes to each command's directory,
+  // under the feet of the other analysis threads. It carries the host to
+  // the checks and the skip-bodies plugin (AnalysisHost.h).
+  llvm::IntrusiveRefCntPtr<llvm::vfs::OverlayFileSystem> FS(
+      new clang::tidy::rematch::HostedFileSystem(
+          llvm::vfs::createPhysicalFileSystem(), Host));
+  std::vector<ClangTidyError> Errors =
+      runClangTidy(Context, DB, {File}, FS, O.Fix);
 
   GlobList AsErrors(O.WarningsAsErrors);
   for (ClangTidyError &E : Errors) {

@@ -2,7 +2,8 @@
 //
 // clang-tidy builds its own front-end action; the parse of a file whose
 // bodies were recorded (checks/analysis/BodyReplay.h) reaches it through a
-// plugin action the command line adds (skipBodiesArgs()). The plugin turns
+// plugin action the command line adds (skipBodiesArgs()), which finds them
+// in the host of the parse's file system (AnalysisHost.h). The plugin turns
 // on FrontendOptions::SkipFunctionBodies and, as the first consumer, says
 // for each body whether to skip it; clang-tidy's own consumers skip
 // whatever the first one skips.
@@ -40,7 +41,7 @@ protected:
   std::unique_ptr<clang::ASTConsumer>
   CreateASTConsumer(clang::CompilerInstance &CI, llvm::StringRef) override {
     const clang::tidy::rematch::AnalysisHost *Host =
-        clang::tidy::rematch::currentAnalysisHost();
+        clang::tidy::rematch::hostOf(CI.getVirtualFileSystem());
     if (!Host || !Host->Bodies)
       return std::make_unique<clang::ASTConsumer>(); // skips nothing: off
     CI.getFrontendOpts().SkipFunctionBodies = true;

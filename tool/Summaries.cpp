@@ -390,10 +390,6 @@ std::string runToken() {
          "-" + std::to_string(llvm::sys::Process::GetRandomNumber());
 }
 
-// Where the sink of the file being analysed on this thread (or in this
-// forked worker) puts what it stored.
-thread_local FileOutcome *Capture = nullptr;
-
 // One run over the summaries: the files' command hashes, phase one over the
 // stale files, phase two over the files whose findings need a parse.
 class WholeProgramRun {
@@ -503,34 +499,34 @@ private:
       return H;
     H.Bodies = std::make_shared<clang::tidy::rematch::BodyReplay>(Text);
     std::string Expected = Key.str();
-    H.Sink = [this, Inner = Host.Sink, Expected, A](TUSummary T) {
+    H.Sink = [this, Inner = Host.Sink, Replay = H.Bodies, Expected,
+              A](TUSummary T) {
       Inner(std::move(T));
       const TUSummary *Now = Store->head(A);
-      // The parse read other files than the records were made with.
-      const clang::tidy::rematch::AnalysisHost *Current =
-          clang::tidy::rematch::currentAnalysisHost();
-      if (Current && Current->Bodies &&
-          (!Now || bodiesKey(*Now) != Expected))
-        Current->Bodies->fail();
+      // The parse read other files than the records were made with (a
+      // retry() would too).
+      if (!Now || bodiesKey(*Now) != Expected)
+        Replay->failAll();
     };
     return H;
   }
 
-  void analyse(const std::vector<size_t> &Which,
-               const clang::tidy::rematch::AnalysisHost &Host,
+  // The host of one file's analysis, whose sinks put what they stored in
+  // Kept: the outcome carries it back (from a forked worker too).
+  using HostFor =
+      std::function<clang::tidy::rematch::AnalysisHost(FileOutcome &Kept)>;
+
+  void analyse(const std::vector<size_t> &Which, const HostFor &Make,
                bool Bodies = false) {
     std::vector<std::string> Paths;
     for (size_t I : Which)
       Paths.push_back(Files[I]);
     std::vector<FileOutcome> Outcomes =
         analyseFiles(Paths, S, [&](const std::string &Path) {
-          // What the sink stored, carried back in the outcome (from a
-          // forked worker too).
           FileOutcome Kept;
-          Capture = &Kept;
+          clang::tidy::rematch::AnalysisHost Host = Make(Kept);
           FileOutcome O =
               Analyse(Path, Bodies ? withBodies(Path, Host) : Host);
-          Capture = nullptr;
           O.Summary = std::move(Kept.Summary);
           O.CacheError = std::move(Kept.CacheError);
           O.Dependencies = std::move(Kept.Dependencies);
@@ -560,21 +556,23 @@ private:
     {
       // The sink may run in a forked child (--timeout-per-file): it writes
       // the file itself, and the store is read again below.
-      clang::tidy::rematch::AnalysisHost Host;
-      Host.Summaries = compose(StaleFiles);
-      Host.Sink = [&](TUSummary T) {
-        T.Writer = Token;
-        auto It = CommandOf.find(T.MainFile);
-        std::string Error;
-        std::string Text = Store->store(
-            std::move(T),
-            It == CommandOf.end() ? llvm::StringRef() : It->second, Error);
-        if (Capture) {
-          Capture->Summary = std::move(Text);
-          Capture->CacheError = std::move(Error);
-        }
+      std::shared_ptr<const ExternalSummaries> Others = compose(StaleFiles);
+      auto Make = [&](FileOutcome &Kept) {
+        clang::tidy::rematch::AnalysisHost Host;
+        Host.Summaries = Others;
+        Host.Sink = [this, &Kept](TUSummary T) {
+          T.Writer = Token;
+          auto It = CommandOf.find(T.MainFile);
+          std::string Error;
+          std::string Text = Store->store(
+              std::move(T),
+              It == CommandOf.end() ? llvm::StringRef() : It->second, Error);
+          Kept.Summary = std::move(Text);
+          Kept.CacheError = std::move(Error);
+        };
+        return Host;
       };
-      analyse(Stale, Host, /*Bodies=*/true);
+      analyse(Stale, Make, /*Bodies=*/true);
     }
     // The summaries this phase wrote, as it wrote them: kept in memory, so
     // that a cache that cannot hold them loses nothing. On threads the sink
@@ -637,14 +635,16 @@ private:
     }
     if (Rest.empty())
       return;
-    clang::tidy::rematch::AnalysisHost Host;
-    Host.Summaries = Program.composed();
-    Host.DependencySink =
-        [](const std::vector<std::pair<std::string, std::string>> &Used) {
-          if (Capture)
-            Capture->Dependencies = dependencyText(Used);
-        };
-    analyse(Rest, Host);
+    std::shared_ptr<const ExternalSummaries> All = Program.composed();
+    analyse(Rest, [&](FileOutcome &Kept) {
+      clang::tidy::rematch::AnalysisHost Host;
+      Host.Summaries = All;
+      Host.DependencySink =
+          [&Kept](const std::vector<std::pair<std::string, std::string>> &Used) {
+            Kept.Dependencies = dependencyText(Used);
+          };
+      return Host;
+    });
     if (Keep)
       for (size_t I : Rest)
         if (const TUSummary *Own = Store->head(Abs[I]))

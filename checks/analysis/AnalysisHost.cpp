@@ -4,17 +4,16 @@
 
 namespace clang::tidy::rematch {
 
-namespace {
-thread_local const AnalysisHost *CurrentHost = nullptr;
-} // namespace
+const char HostedFileSystem::ID = 0;
 
-ScopedAnalysisHost::ScopedAnalysisHost(const AnalysisHost &Host)
-    : Outer(CurrentHost) {
-  CurrentHost = &Host;
+const AnalysisHost *hostOf(llvm::vfs::FileSystem &FS) {
+  const AnalysisHost *Found = nullptr;
+  FS.visit([&](llvm::vfs::FileSystem &Layer) {
+    if (const auto *Hosted = llvm::dyn_cast<HostedFileSystem>(&Layer))
+      if (!Found)
+        Found = &Hosted->host();
+  });
+  return Found;
 }
-
-ScopedAnalysisHost::~ScopedAnalysisHost() { CurrentHost = Outer; }
-
-const AnalysisHost *currentAnalysisHost() { return CurrentHost; }
 
 } // namespace clang::tidy::rematch

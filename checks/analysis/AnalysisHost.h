@@ -2,16 +2,18 @@
 //
 // The seam between a program that runs the rematch checks itself (the
 // `rematch` program, tool/) and the checks. clang-tidy creates a check from
-// its name and its context only, so nothing else can reach it through the
-// constructor: the program fills an AnalysisHost for each translation unit
-// and installs it, with ScopedAnalysisHost, on the thread that runs
-// clang-tidy on that file. The analysis of that translation unit reads it
-// there, once. Nothing is process-wide: analysis threads, and the phases of
-// a whole-program run, each see their own.
+// its name and its options only, and a front-end plugin from the command
+// line, which clang-tidy strips of plugin arguments: what reaches both is
+// the parse's file system. So the program fills an AnalysisHost for each
+// translation unit and parses it on a HostedFileSystem that carries it; the
+// checks and the skip-bodies plugin find it there (hostOf), once. No thread
+// or process state says which host is current: each parse has its own file
+// system, on whichever thread clang-tidy runs it.
 //
-// The clang-tidy plugin installs nothing: the checks then analyse each file
-// alone, or with the summaries their RematchSummariesDir option names, and
-// leave clang-tidy's traversal alone (other checks may need it).
+// The clang-tidy plugin parses on clang-tidy's file system, which carries
+// no host: the checks then analyse each file alone, or with the summaries
+// their RematchSummariesDir option names, and leave clang-tidy's traversal
+// alone (other checks may need it).
 //
 //===----------------------------------------------------------------------===//
 #ifndef REMATCH_CHECKS_ANALYSIS_ANALYSISHOST_H
@@ -19,6 +21,7 @@
 
 #include "BodyReplay.h"
 #include "ExternalSummaries.h"
+#include "llvm/Support/VirtualFileSystem.h"
 #include <functional>
 #include <memory>
 #include <string>
@@ -55,21 +58,25 @@ struct AnalysisHost {
   std::function<void(std::string)> BodySink;
 };
 
-// Installs Host for the current thread until destroyed (nesting restores
-// the outer one). Host must outlive the scope.
-class ScopedAnalysisHost {
+// The real file system, as an overlay the parse may add files to, with the
+// host of the analysis that runs on it. Host must outlive it.
+class HostedFileSystem
+    : public llvm::RTTIExtends<HostedFileSystem, llvm::vfs::OverlayFileSystem> {
 public:
-  explicit ScopedAnalysisHost(const AnalysisHost &Host);
-  ~ScopedAnalysisHost();
-  ScopedAnalysisHost(const ScopedAnalysisHost &) = delete;
-  ScopedAnalysisHost &operator=(const ScopedAnalysisHost &) = delete;
+  static const char ID;
+  HostedFileSystem(llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> Base,
+                   const AnalysisHost &Host)
+      : RTTIExtends(std::move(Base)), Host(Host) {}
+  const AnalysisHost &host() const { return Host; }
 
 private:
-  const AnalysisHost *Outer;
+  const AnalysisHost &Host;
 };
 
-// The host installed on this thread, or null (the plugin).
-const AnalysisHost *currentAnalysisHost();
+// The host of the parse whose file system is FS (or wraps a
+// HostedFileSystem, as clang's tools wrap the one they are given); null
+// when none does (the plugin).
+const AnalysisHost *hostOf(llvm::vfs::FileSystem &FS);
 
 } // namespace clang::tidy::rematch
 

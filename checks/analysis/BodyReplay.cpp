@@ -153,7 +153,7 @@ void BodyReplay::reject(const FunctionDecl &FD) {
 }
 
 std::shared_ptr<BodyReplay> BodyReplay::retry() const {
-  if (Rejected.empty() || Rejected.size() >= Records.size())
+  if (AllFailed || Rejected.empty() || Rejected.size() >= Records.size())
     return nullptr;
   llvm::StringSet<> Out;
   for (const auto &E : Rejected)

@@ -53,6 +53,9 @@ public:
   // The analysis could not use this parse: it must be done again without
   // skipping. Set by verify(), or by the analysis.
   void fail() { Failed = true; }
+  // The records cannot stand in this parse at all (it read other files
+  // than they were made with): fail(), and no retry().
+  void failAll() { Failed = AllFailed = true; }
   bool failed() const { return Failed; }
   // FD's record cannot stand in for its body in this parse (its scope
   // changed, a declaration it names is gone, the checks need the body):
@@ -101,6 +104,7 @@ private:
   SkeletonHash Prefix;
   unsigned Fed = 0;
   bool Failed = false;
+  bool AllFailed = false;
 };
 
 // The recording side: told of each unit the walk reads (TUWalk), it keeps

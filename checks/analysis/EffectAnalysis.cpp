@@ -135,7 +135,7 @@ bool exportSeed(const FunctionDecl &FD, const SourceManager &SM) {
 } // namespace
 
 EffectAnalysis::EffectAnalysis(ASTContext &Ctx, const AnalysisSettings &S)
-    : Ctx(Ctx) {
+    : Ctx(Ctx), Host(S.Host) {
   std::shared_ptr<const ModelSet> Models = configure(S);
   if (!ConfigError.empty())
     return; // the checks report the error and nothing else
@@ -144,7 +144,7 @@ EffectAnalysis::EffectAnalysis(ASTContext &Ctx, const AnalysisSettings &S)
   // summaries come from its option.
   SummarySink Sink;
   std::function<void(std::string)> BodySink;
-  if (const AnalysisHost *Host = currentAnalysisHost()) {
+  if (Host) {
     External = Host->Summaries;
     Sink = Host->Sink;
     Replay = Host->Bodies.get();
@@ -173,7 +173,6 @@ EffectAnalysis::EffectAnalysis(ASTContext &Ctx, const AnalysisSettings &S)
     Local = exportSummary();
   solve();
   computeFindings();
-  const AnalysisHost *Host = currentAnalysisHost();
   if (!Sink && !(Host && Host->DependencySink))
     return;
   std::vector<std::pair<std::string, std::string>> Used(UsedExternal.begin(),
@@ -1100,7 +1099,7 @@ void EffectAnalysis::describeInputs(TUSummary &S) const {
   }
   // What a precompiled preamble read (tool/Preamble.h): loaded from it, so
   // not among the entries above.
-  if (const AnalysisHost *Host = currentAnalysisHost())
+  if (Host)
     for (const auto &[Path, System] : Host->PreambleInputs) {
       if (System)
         S.SystemInputs.push_back(Path);
@@ -1430,10 +1429,10 @@ std::shared_ptr<EffectAnalysis> getSharedAnalysis(ASTContext &Ctx,
                                                   const AnalysisSettings &S) {
   static std::mutex Mutex;
   using Key = std::tuple<const ASTContext *, std::string, std::string,
-                         std::string, std::string>;
+                         std::string, std::string, const AnalysisHost *>;
   static std::map<Key, std::weak_ptr<EffectAnalysis>> Cache;
-  const Key K{&Ctx, S.CheckpointFunctions, S.ConfigFile, S.Models,
-              S.SummariesDir};
+  const Key K{&Ctx,    S.CheckpointFunctions, S.ConfigFile,
+              S.Models, S.SummariesDir,        S.Host};
   {
     std::lock_guard<std::mutex> Lock(Mutex);
     for (auto It = Cache.begin(); It != Cache.end();)

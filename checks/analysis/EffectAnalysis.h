@@ -31,6 +31,8 @@ class ASTContext;
 
 namespace clang::tidy::rematch {
 
+struct AnalysisHost;
+
 struct FunctionSummary {
   std::vector<Effect> Effects; // own effects first, then inherited ones
   // What it returns an alias of (globals, *this, parameters' objects).
@@ -75,8 +77,11 @@ struct AnalysisSettings {
   std::string CheckpointFunctions; // comma-separated, from the option
   std::string ConfigFile;          // explicit .rematch.yaml; empty: discover
   std::string Models;              // comma-separated model files, added
-  // Summaries to read when the front end installed none (the plugin).
+  // Summaries to read when the front end lent none (the plugin).
   std::string SummariesDir;
+  // What the front end hands this translation unit's analysis
+  // (AnalysisHost.h); null for the plugin.
+  const AnalysisHost *Host = nullptr;
 };
 
 class EffectAnalysis {
@@ -177,6 +182,7 @@ private:
   void computeFindings();
 
   ASTContext &Ctx;
+  const AnalysisHost *Host; // from the front end; null: the plugin
   BodyReplay *Replay = nullptr;             // the bodies the parse skipped
   std::unique_ptr<BodyRecorder> Recorder;   // records the bodies walked
   Config Cfg;

@@ -62,6 +62,17 @@ void resolvePaths(ClangTidyError &E) {
   });
 }
 
+// Whether Path names the header of the preamble Header: the one the
+// precompiled header records is where it was built, which may be another
+// path to the same directory (a symbolic link) or a copy of the cache made
+// elsewhere. Its name is the preamble's key: a hash of what it holds.
+bool isPreambleHeader(llvm::StringRef Path, llvm::StringRef Header) {
+  namespace path = llvm::sys::path;
+  return Path == Header ||
+         (path::filename(Path) == path::filename(Header) &&
+          path::filename(path::parent_path(Path)).ends_with(".preambles"));
+}
+
 // A location in the header a preamble was compiled from (a macro defined in
 // the file's leading block) is the same offset in the file itself.
 void moveIntoFile(ClangTidyError &E, llvm::StringRef Header,
@@ -69,7 +80,7 @@ void moveIntoFile(ClangTidyError &E, llvm::StringRef Header,
   llvm::SmallString<256> Abs(File);
   llvm::sys::fs::make_absolute(Abs);
   rewritePaths(E, [&](std::string &Path) {
-    if (Path == Header)
+    if (isPreambleHeader(Path, Header))
       Path = std::string(Abs);
   });
 }

@@ -463,6 +463,37 @@ int finishReport(const CliOptions &O, Results &R, const FileSet &Files,
   return exitCode(R, Files);
 }
 
+// What --verbose says about a run: how many files were analysed or came
+// from the findings cache, bodies not parsed again, preambles used, and the
+// files due a preamble that have none.
+std::string runStatistics(const std::vector<FileOutcome> &Outcomes,
+                          const PathNamer &Names) {
+  std::string Text;
+  llvm::raw_string_ostream OS(Text);
+  size_t Cached = llvm::count_if(
+      Outcomes, [](const FileOutcome &X) { return X.FromCache; });
+  OS << "rematch: " << Outcomes.size() << " file"
+     << (Outcomes.size() == 1 ? "" : "s") << ": " << Outcomes.size() - Cached
+     << " analysed, " << Cached << " from the findings cache\n";
+  size_t Reused = 0;
+  for (const FileOutcome &X : Outcomes)
+    Reused += X.BodiesReused;
+  if (Reused)
+    OS << "rematch: " << Reused << " unchanged function bod"
+       << (Reused == 1 ? "y" : "ies") << " not parsed again\n";
+  size_t WithPreamble = llvm::count_if(
+      Outcomes, [](const FileOutcome &X) { return X.PreambleUsed; });
+  if (WithPreamble)
+    OS << "rematch: " << WithPreamble << " file"
+       << (WithPreamble == 1 ? "" : "s")
+       << " parsed with a precompiled preamble\n";
+  for (const FileOutcome &X : Outcomes)
+    if (!X.PreambleFailure.empty())
+      OS << "rematch: " << Names.name(X.Status.File)
+         << ": no precompiled preamble: " << X.PreambleFailure << "\n";
+  return Text;
+}
+
 } // namespace
 
 // options -> database -> files -> analysis -> filters -> output.
@@ -518,38 +549,11 @@ int runRematch(const CliOptions &O, llvm::raw_ostream &Err) {
       analyseAll(O, *Summaries, A, Files, SharedDB, Err);
   if (!Outcomes)
     return UsageError;
-  // For --verbose: the files due a preamble that have none (before the
-  // statuses move into the results).
-  std::vector<std::string> PreambleNotes;
-  for (const FileOutcome &X : *Outcomes)
-    if (O.Verbose && !X.PreambleFailure.empty())
-      PreambleNotes.push_back(Names.name(X.Status.File) +
-                              ": no precompiled preamble: " +
-                              X.PreambleFailure);
+  // Said under --verbose, worded before the statuses move into the results.
+  std::string Statistics = O.Verbose ? runStatistics(*Outcomes, Names) : "";
   std::vector<tooling::Replacement> Fixes =
       collectOutcomes(*Outcomes, Files, Names, R);
-  if (O.Verbose) {
-    size_t Cached = llvm::count_if(
-        *Outcomes, [](const FileOutcome &X) { return X.FromCache; });
-    Err << "rematch: " << Outcomes->size() << " file"
-        << (Outcomes->size() == 1 ? "" : "s") << ": "
-        << Outcomes->size() - Cached << " analysed, " << Cached
-        << " from the findings cache\n";
-    size_t Reused = 0;
-    for (const FileOutcome &X : *Outcomes)
-      Reused += X.BodiesReused;
-    if (Reused)
-      Err << "rematch: " << Reused << " unchanged function bod"
-          << (Reused == 1 ? "y" : "ies") << " not parsed again\n";
-    size_t WithPreamble = llvm::count_if(
-        *Outcomes, [](const FileOutcome &X) { return X.PreambleUsed; });
-    if (WithPreamble)
-      Err << "rematch: " << WithPreamble << " file"
-          << (WithPreamble == 1 ? "" : "s")
-          << " parsed with a precompiled preamble\n";
-    for (const std::string &Note : PreambleNotes)
-      Err << "rematch: " << Note << "\n";
-  }
+  Err << Statistics;
 
   return finishReport(O, R, Files, Fixes, *Filters, Out, File != nullptr, Err);
 }

@@ -162,6 +162,36 @@ public:
     return L;
   }
 
+  // The array Key of O, each element read with Read (Reader &, const
+  // sj::Value &) -> llvm::Expected<T>, appended to Out.
+  template <class T, class ReadFn>
+  llvm::Error each(const sj::Object &O, llvm::StringRef Key, ReadFn Read,
+                   std::vector<T> &Out) {
+    auto A = array(O, Key);
+    if (!A)
+      return A.takeError();
+    for (const sj::Value &V : **A) {
+      llvm::Expected<T> X = Read(*this, V);
+      if (!X)
+        return X.takeError();
+      Out.push_back(std::move(*X));
+    }
+    return llvm::Error::success();
+  }
+
+  // The strings Keys name in O, each into its field.
+  llvm::Error fields(
+      const sj::Object &O,
+      std::initializer_list<std::pair<const char *, std::string *>> Keys) {
+    for (auto [Key, Field] : Keys) {
+      auto Value = string(O, Key);
+      if (!Value)
+        return Value.takeError();
+      *Field = std::move(*Value);
+    }
+    return llvm::Error::success();
+  }
+
   llvm::Error strings(const sj::Object &O, llvm::StringRef Key,
                       std::vector<std::string> &Out) {
     auto A = array(O, Key);
@@ -180,8 +210,70 @@ private:
   llvm::StringRef Path;
 };
 
-// An effect's fields, each checked where it is read (a flat list, as in
-// parseSummary).
+llvm::Expected<SummaryStep> readStep(Reader &R, const sj::Value &V) {
+  auto O = R.object(V, "step");
+  if (!O)
+    return O.takeError();
+  SummaryStep Step;
+  if (llvm::Error E = R.fields(**O, {{"function", &Step.Function},
+                                     {"callee", &Step.Callee}}))
+    return std::move(E);
+  const sj::Value *LocV = (*O)->get("location");
+  if (!LocV)
+    return R.error("a step has no location");
+  auto Loc = R.location(*LocV);
+  if (!Loc)
+    return Loc.takeError();
+  Step.Loc = *Loc;
+  return Step;
+}
+
+// The fields of an effect written only when set: most effects come from no
+// model and go through no alias.
+llvm::Error readOptional(Reader &R, const sj::Object &O, SummaryEffect &E) {
+  for (auto [Key, Field] :
+       {std::pair<const char *, std::string *>{"rng_source", &E.RngSource},
+        {"rng_source_text", &E.RngSourceText},
+        {"draws", &E.Draws},
+        {"may", &E.May},
+        {"via", &E.Via},
+        {"via_call", &E.ViaCall}}) {
+    if (!O.get(Key))
+      continue;
+    auto V = R.string(O, Key);
+    if (!V)
+      return V.takeError();
+    *Field = *V;
+  }
+  for (auto [Key, Field] :
+       {std::pair<const char *, PlainLocation *>{"mutated_at", &E.MutatedAt},
+        {"alias_at", &E.AliasAt}}) {
+    const sj::Value *L = O.get(Key);
+    if (!L)
+      continue;
+    auto Loc = R.location(*L);
+    if (!Loc)
+      return Loc.takeError();
+    if (!Loc->Line) // line 0 means none, which is not written
+      return R.error("'" + llvm::Twine(Key) + "' has line 0");
+    *Field = *Loc;
+  }
+  if (O.get("mutated_slot")) {
+    auto Slot = R.integer(O, "mutated_slot", 1, 0xffff);
+    if (!Slot)
+      return Slot.takeError();
+    E.MutatedSlot = *Slot;
+  }
+  if (O.get("returned_read")) {
+    std::optional<bool> B = O.getBoolean("returned_read");
+    if (!B || !*B) // written only when true
+      return R.error("'returned_read' is not true");
+    E.ReturnedRead = true;
+  }
+  return llvm::Error::success();
+}
+
+// An effect's fields, each checked where it is read.
 llvm::Expected<SummaryEffect> readEffect(Reader &R, const sj::Value &V) {
   auto O = R.object(V, "effect");
   if (!O)
@@ -198,90 +290,20 @@ llvm::Expected<SummaryEffect> readEffect(Reader &R, const sj::Value &V) {
   if (!Index)
     return Index.takeError();
   E.Target = Root::of(Root::Kind(*RootKind), *Index);
-  auto Subject = R.string(**O, "subject");
-  auto Detail = R.string(**O, "detail");
-  if (!Subject)
-    return Subject.takeError();
-  if (!Detail)
-    return Detail.takeError();
-  E.Subject = *Subject;
-  E.Detail = *Detail;
+  if (llvm::Error Err = R.fields(**O, {{"subject", &E.Subject},
+                                       {"detail", &E.Detail},
+                                       {"var", &E.VarUsr}}))
+    return std::move(Err);
   std::optional<bool> Virtual = (*O)->getBoolean("virtual");
   if (!Virtual)
     return R.error("'virtual' is missing or not a boolean");
   E.Virtual = *Virtual;
-  auto Var = R.string(**O, "var");
-  if (!Var)
-    return Var.takeError();
-  E.VarUsr = *Var;
-  // Written only when set: most effects come from no model and go through
-  // no alias.
-  for (auto [Key, Field] :
-       {std::pair<const char *, std::string *>{"rng_source", &E.RngSource},
-        {"rng_source_text", &E.RngSourceText},
-        {"draws", &E.Draws},
-        {"may", &E.May},
-        {"via", &E.Via},
-        {"via_call", &E.ViaCall}}) {
-    if (!(*O)->get(Key))
-      continue;
-    auto V = R.string(**O, Key);
-    if (!V)
-      return V.takeError();
-    *Field = *V;
-  }
-  for (auto [Key, Field] :
-       {std::pair<const char *, PlainLocation *>{"mutated_at", &E.MutatedAt},
-        {"alias_at", &E.AliasAt}}) {
-    const sj::Value *L = (*O)->get(Key);
-    if (!L)
-      continue;
-    auto Loc = R.location(*L);
-    if (!Loc)
-      return Loc.takeError();
-    if (!Loc->Line) // line 0 means none, which is not written
-      return R.error("'" + llvm::Twine(Key) + "' has line 0");
-    *Field = *Loc;
-  }
-  if ((*O)->get("mutated_slot")) {
-    auto Slot = R.integer(**O, "mutated_slot", 1, 0xffff);
-    if (!Slot)
-      return Slot.takeError();
-    E.MutatedSlot = *Slot;
-  }
-  if ((*O)->get("returned_read")) {
-    std::optional<bool> B = (*O)->getBoolean("returned_read");
-    if (!B || !*B) // written only when true
-      return R.error("'returned_read' is not true");
-    E.ReturnedRead = true;
-  }
-  auto Chain = R.array(**O, "chain");
-  if (!Chain)
-    return Chain.takeError();
-  if ((*Chain)->empty())
+  if (llvm::Error Err = readOptional(R, **O, E))
+    return std::move(Err);
+  if (llvm::Error Err = R.each(**O, "chain", readStep, E.Chain))
+    return std::move(Err);
+  if (E.Chain.empty())
     return R.error("an effect has an empty chain");
-  for (const sj::Value &SV : **Chain) {
-    auto SO = R.object(SV, "step");
-    if (!SO)
-      return SO.takeError();
-    SummaryStep Step;
-    auto Fn = R.string(**SO, "function");
-    auto Callee = R.string(**SO, "callee");
-    const sj::Value *LocV = (*SO)->get("location");
-    if (!Fn)
-      return Fn.takeError();
-    if (!Callee)
-      return Callee.takeError();
-    if (!LocV)
-      return R.error("a step has no location");
-    auto Loc = R.location(*LocV);
-    if (!Loc)
-      return Loc.takeError();
-    Step.Function = *Fn;
-    Step.Callee = *Callee;
-    Step.Loc = *Loc;
-    E.Chain.push_back(std::move(Step));
-  }
   return E;
 }
 
@@ -698,168 +720,125 @@ llvm::Error readHead(Reader &R, const sj::Object &O, TUSummary &S,
   return R.pairs(O, "inputs", "input", "file", "hash", S.Inputs);
 }
 
-// The body's fields, each checked where it is read: a flat list (over 80
-// lines) that mirrors the writer rather than an algorithm to split.
+llvm::Expected<FunctionFacts> readFunction(Reader &R, const sj::Value &V) {
+  auto O = R.object(V, "function");
+  if (!O)
+    return O.takeError();
+  FunctionFacts F;
+  if (llvm::Error E = R.each(**O, "calls", readCall, F.Calls))
+    return std::move(E);
+  if (llvm::Error E = R.fields(**O, {{"usr", &F.Usr}, {"name", &F.Name}}))
+    return std::move(E);
+  if (llvm::Error E = R.each(**O, "effects", readEffect, F.Effects))
+    return std::move(E);
+  if (llvm::Error E = R.each(**O, "returns", readReturn, F.Returns))
+    return std::move(E);
+  // What a call returns, named by its place among the calls.
+  auto Bad = [&](const Root &Target) {
+    return Target.K == Root::Returned && Target.Index >= F.Calls.size();
+  };
+  if (llvm::any_of(F.Effects,
+                   [&](const SummaryEffect &E) { return Bad(E.Target); }) ||
+      llvm::any_of(F.Returns,
+                   [&](const SummaryReturn &X) { return Bad(X.R); }) ||
+      llvm::any_of(F.Calls, [&](const SummaryCall &C) {
+        return Bad(C.Object) || llvm::any_of(C.Args, Bad);
+      }))
+    return R.error("a root names a call the function does not make");
+  return F;
+}
+
+llvm::Expected<SummaryCheckpoint> readCheckpoint(Reader &R,
+                                                 const sj::Value &V) {
+  auto O = R.object(V, "checkpoint");
+  if (!O)
+    return O.takeError();
+  SummaryCheckpoint C;
+  if (llvm::Error E = R.fields(**O, {{"usr", &C.Usr},
+                                     {"kind", &C.Kind},
+                                     {"name", &C.Name},
+                                     {"entry_point", &C.EntryPoint}}))
+    return std::move(E);
+  if (C.Kind != "function" && C.Kind != "functor" && C.Kind != "module" &&
+      C.Kind != "value")
+    return R.error("unknown checkpoint kind '" + C.Kind + "'");
+  if (llvm::Error E = R.strings(**O, "replays", C.Replays))
+    return std::move(E);
+  if ((*O)->get("arguments_fresh")) {
+    std::optional<bool> Fresh = (*O)->getBoolean("arguments_fresh");
+    if (!Fresh)
+      return R.error("'arguments_fresh' is not a boolean");
+    C.ArgumentsFresh = *Fresh;
+  }
+  const sj::Value *Call = (*O)->get("call");
+  if (!Call)
+    return R.error("a checkpoint has no call");
+  auto Loc = R.location(*Call);
+  if (!Loc)
+    return Loc.takeError();
+  C.Call = *Loc;
+  return C;
+}
+
+llvm::Expected<SummaryOverride> readOverride(Reader &R, const sj::Value &V) {
+  auto O = R.object(V, "override");
+  if (!O)
+    return O.takeError();
+  SummaryOverride X;
+  if (llvm::Error E = R.fields(**O, {{"method", &X.Method},
+                                     {"override", &X.Override}}))
+    return std::move(E);
+  if (llvm::Error E = R.strings(**O, "classes", X.Classes))
+    return std::move(E);
+  return X;
+}
+
+llvm::Expected<SummaryHeld> readHeld(Reader &R, const sj::Value &V) {
+  auto O = R.object(V, "held callable");
+  if (!O)
+    return O.takeError();
+  SummaryHeld X;
+  if (llvm::Error E = R.fields(**O, {{"place", &X.Place},
+                                     {"place_name", &X.PlaceName},
+                                     {"callable", &X.Callable},
+                                     {"name", &X.Name}}))
+    return std::move(E);
+  std::optional<bool> Lambda = (*O)->getBoolean("lambda");
+  if (!Lambda)
+    return R.error("a held callable has no 'lambda'");
+  X.Lambda = *Lambda;
+  const sj::Value *At = (*O)->get("stored_at");
+  if (!At)
+    return R.error("a held callable has no 'stored_at'");
+  auto Loc = R.location(*At);
+  if (!Loc)
+    return Loc.takeError();
+  X.StoredAt = *Loc;
+  return X;
+}
+
+// The body's fields, each checked where it is read, in the writer's order.
 llvm::Error readBody(Reader &R, const sj::Object &O, TUSummary &S) {
   auto Sites = R.integer(O, "checkpoint_sites", 0, INT32_MAX);
   if (!Sites)
     return Sites.takeError();
   S.CheckpointSites = *Sites;
-  auto Functions = R.array(O, "functions");
-  if (!Functions)
-    return Functions.takeError();
-  for (const sj::Value &V : **Functions) {
-    auto FO = R.object(V, "function");
-    if (!FO)
-      return FO.takeError();
-    FunctionFacts F;
-    auto Usr = R.string(**FO, "usr");
-    auto Name = R.string(**FO, "name");
-    auto Effects = R.array(**FO, "effects");
-    auto Calls = R.array(**FO, "calls");
-    if (!Calls)
-      return Calls.takeError();
-    for (const sj::Value &CV : **Calls) {
-      auto C = readCall(R, CV);
-      if (!C)
-        return C.takeError();
-      F.Calls.push_back(std::move(*C));
-    }
-    if (!Usr)
-      return Usr.takeError();
-    if (!Name)
-      return Name.takeError();
-    if (!Effects)
-      return Effects.takeError();
-    F.Usr = *Usr;
-    F.Name = *Name;
-    for (const sj::Value &EV : **Effects) {
-      auto E = readEffect(R, EV);
-      if (!E)
-        return E.takeError();
-      F.Effects.push_back(std::move(*E));
-    }
-    auto Returns = R.array(**FO, "returns");
-    if (!Returns)
-      return Returns.takeError();
-    for (const sj::Value &RV : **Returns) {
-      auto X = readReturn(R, RV);
-      if (!X)
-        return X.takeError();
-      F.Returns.push_back(std::move(*X));
-    }
-    // What a call returns, named by its place among the calls.
-    auto Bad = [&](const Root &Target) {
-      return Target.K == Root::Returned && Target.Index >= F.Calls.size();
-    };
-    if (llvm::any_of(F.Effects,
-                     [&](const SummaryEffect &E) { return Bad(E.Target); }) ||
-        llvm::any_of(F.Returns,
-                     [&](const SummaryReturn &X) { return Bad(X.R); }) ||
-        llvm::any_of(F.Calls, [&](const SummaryCall &C) {
-          return Bad(C.Object) || llvm::any_of(C.Args, Bad);
-        }))
-      return R.error("a root names a call the function does not make");
-    S.Functions.push_back(std::move(F));
-  }
+  if (llvm::Error E = R.each(O, "functions", readFunction, S.Functions))
+    return E;
   if (llvm::Error E = R.pairs(O, "dependencies", "dependency", "usr", "hash",
                              S.Dependencies))
     return E;
-  auto Checkpoints = R.array(O, "checkpoints");
-  if (!Checkpoints)
-    return Checkpoints.takeError();
-  for (const sj::Value &V : **Checkpoints) {
-    auto CO = R.object(V, "checkpoint");
-    if (!CO)
-      return CO.takeError();
-    SummaryCheckpoint C;
-    for (auto [Key, Field] : {std::pair<const char *, std::string *>{"usr", &C.Usr},
-                              {"kind", &C.Kind},
-                              {"name", &C.Name},
-                              {"entry_point", &C.EntryPoint}}) {
-      auto Value = R.string(**CO, Key);
-      if (!Value)
-        return Value.takeError();
-      *Field = *Value;
-    }
-    if (C.Kind != "function" && C.Kind != "functor" && C.Kind != "module" &&
-        C.Kind != "value")
-      return R.error("unknown checkpoint kind '" + C.Kind + "'");
-    if (llvm::Error E = R.strings(**CO, "replays", C.Replays))
-      return E;
-    if ((*CO)->get("arguments_fresh")) {
-      std::optional<bool> Fresh = (*CO)->getBoolean("arguments_fresh");
-      if (!Fresh)
-        return R.error("'arguments_fresh' is not a boolean");
-      C.ArgumentsFresh = *Fresh;
-    }
-    const sj::Value *Call = (*CO)->get("call");
-    if (!Call)
-      return R.error("a checkpoint has no call");
-    auto Loc = R.location(*Call);
-    if (!Loc)
-      return Loc.takeError();
-    C.Call = *Loc;
-    S.Checkpoints.push_back(std::move(C));
-  }
-  auto Overrides = R.array(O, "overrides");
-  if (!Overrides)
-    return Overrides.takeError();
-  for (const sj::Value &V : **Overrides) {
-    auto OO = R.object(V, "override");
-    if (!OO)
-      return OO.takeError();
-    SummaryOverride X;
-    auto Method = R.string(**OO, "method");
-    auto Override = R.string(**OO, "override");
-    if (!Method)
-      return Method.takeError();
-    if (!Override)
-      return Override.takeError();
-    X.Method = *Method;
-    X.Override = *Override;
-    if (llvm::Error E = R.strings(**OO, "classes", X.Classes))
-      return E;
-    S.Overrides.push_back(std::move(X));
-  }
-  auto Held = R.array(O, "held");
-  if (!Held)
-    return Held.takeError();
-  for (const sj::Value &V : **Held) {
-    auto HO = R.object(V, "held callable");
-    if (!HO)
-      return HO.takeError();
-    SummaryHeld X;
-    for (auto [Key, Field] :
-         {std::pair<const char *, std::string *>{"place", &X.Place},
-          {"place_name", &X.PlaceName},
-          {"callable", &X.Callable},
-          {"name", &X.Name}}) {
-      auto Value = R.string(**HO, Key);
-      if (!Value)
-        return Value.takeError();
-      *Field = *Value;
-    }
-    std::optional<bool> Lambda = (*HO)->getBoolean("lambda");
-    if (!Lambda)
-      return R.error("a held callable has no 'lambda'");
-    X.Lambda = *Lambda;
-    const sj::Value *At = (*HO)->get("stored_at");
-    if (!At)
-      return R.error("a held callable has no 'stored_at'");
-    auto Loc = R.location(*At);
-    if (!Loc)
-      return Loc.takeError();
-    X.StoredAt = *Loc;
-    S.Held.push_back(std::move(X));
-  }
+  if (llvm::Error E = R.each(O, "checkpoints", readCheckpoint, S.Checkpoints))
+    return E;
+  if (llvm::Error E = R.each(O, "overrides", readOverride, S.Overrides))
+    return E;
+  if (llvm::Error E = R.each(O, "held", readHeld, S.Held))
+    return E;
   if (llvm::Error E = R.strings(O, "globals_written", S.GlobalsWritten))
     return E;
   if (llvm::Error E = R.strings(O, "globals_escaping", S.GlobalsEscaping))
     return E;
-  if (llvm::Error E = R.strings(O, "header_callables", S.HeaderCallables))
-    return E;
-  return llvm::Error::success();
+  return R.strings(O, "header_callables", S.HeaderCallables);
 }
 
 } // namespace

@@ -1,15 +1,22 @@
 #!/usr/bin/env python3
-"""Unchanged bodies not parsed again (checks/analysis/BodyReplay.h): a file
-analysed before has its function bodies recorded; after an edit, the bodies
-whose text and scope did not change are skipped by the parse and their
-recorded facts stand in. The report must be exactly a fresh analysis's.
+"""Unchanged bodies not parsed again (checks/analysis/BodyReplay.h) and
+precompiled preambles (tool/Preamble.h), on the check corpus and on cases.
+A file analysed before has its function bodies recorded; after an edit, the
+bodies whose text and scope did not change are skipped by the parse and
+their recorded facts stand in. A file analysed again with the same leading
+#include block is parsed with a precompiled header of that block. Either
+way the report must be exactly a fresh analysis's.
 
-Corpus: every file of the check corpus, edited three ways (a function
-appended, a blank line inside its first function body, a body's text
-changed), each report compared with a fresh run on the same text; the
-records must actually be used (--verbose says how many bodies). Cases: what
-must never be replayed (a declaration edited before the body, a header
-changed, a skipped function that becomes checkpointed).
+Corpus: every file of the check corpus, in one sequence of runs that
+exercises both: a fresh first run; the same text again (its findings
+forgotten), which builds the preamble and parses with it; then edited three
+ways (a function appended, a blank line inside its first function body, a
+body's text changed), each report compared with a fresh run on the same
+text (which reuses the preamble: the second run shows that it reports the
+same). The preamble and the records must actually be used (--verbose says
+how many bodies). Cases: what must never be replayed (a declaration edited
+before the body, a header changed, a skipped function that becomes
+checkpointed). test_preamble.py holds the preamble's own cases.
 
 Usage: test_skip_bodies.py --rematch <rematch> --root <source dir>
                            [--light] [unittest arguments]
@@ -95,10 +102,23 @@ class Session:
                     self.src, "--"] + self.extra, self.d)
 
     def fresh(self):
-        """A fresh analysis of the text as it is: --no-cache, with summaries
-        of its own (their preamble is reused: cli.preamble.corpus shows it
-        reports the same)."""
-        return self.analyse("fresh", "--no-cache")
+        """A fresh analysis of the text as it is: summaries of its own,
+        made anew, with the session's preambles (the corpus test shows a
+        parse with them reports what one without them does)."""
+        fresh = os.path.join(self.d, "fresh")
+        shutil.rmtree(fresh, ignore_errors=True)
+        shared = os.path.join(self.d, "fresh.preambles")
+        if not os.path.lexists(shared):
+            own = os.path.join(self.d, "cache.preambles")
+            os.makedirs(own, exist_ok=True)
+            os.symlink(own, shared)
+        return self.analyse("fresh")
+
+    def forget_findings(self, cache):
+        """Drops the findings cache's entries (tool/FindingsCache.h), as an
+        edit of each body would: the next run parses the file again."""
+        for name in glob.glob(os.path.join(self.d, cache, "*.findings")):
+            os.remove(name)
 
 
 class Corpus(unittest.TestCase):
@@ -108,7 +128,7 @@ class Corpus(unittest.TestCase):
         inputs = os.path.join(TOOLS.root, "tests", "checks", "Inputs")
         files = rct.corpus_files(os.path.join(TOOLS.root, "tests", "checks"))
         files = files[TOOLS.shard - 1::TOOLS.shards]
-        reused = files_reused = shifted = 0
+        reused = files_reused = shifted = preambles = 0
         for path in files:
             with open(path, encoding="utf-8") as f:
                 text = f.read()
@@ -129,7 +149,14 @@ class Corpus(unittest.TestCase):
                 extra = rct.COMPILE_ARGS + exp.args + ["-isystem", inputs,
                                                        "-I", os.path.dirname(path)]
                 s = Session(d, os.path.basename(path), text, extra, flags)
-                s.analyse("cache")                 # first sighting
+                first = s.analyse("cache")         # first sighting: fresh
+                s.forget_findings("cache")
+                again = s.analyse("cache")         # builds the preamble
+                self.assertEqual(again[0], first[0], again[2])
+                self.assertEqual(findings_key(again[1]),
+                                 findings_key(first[1]), "preamble")
+                if "parsed with a precompiled preamble" in again[2]:
+                    preambles += 1
                 text = appended(text, 1)
                 s.write(text)
                 s.analyse("cache")                 # records the bodies
@@ -153,14 +180,17 @@ class Corpus(unittest.TestCase):
                     if used and n == 0:
                         files_reused += 1
         print("\n%d files replayed bodies after the first edit, %d runs "
-              "after a line-moving one; %d bodies replayed in all" %
-              (files_reused, shifted, reused), file=sys.stderr)
+              "after a line-moving one; %d bodies replayed in all; %d files "
+              "parsed with a preamble" %
+              (files_reused, shifted, reused, preambles), file=sys.stderr)
         # Most corpus files have plain functions whose bodies can be
         # replayed; the line-moving edits must be among the replayed runs.
         # (Each of --shards slices holds about its share of them.)
         self.assertGreater(files_reused, 10 // TOOLS.shards)
         self.assertGreater(shifted, 10 // TOOLS.shards)
         self.assertGreater(reused, 100 // TOOLS.shards)
+        # Nearly every corpus file starts with #include lines.
+        self.assertGreater(preambles, 20 // TOOLS.shards)
 
 
 PRELUDE = """\

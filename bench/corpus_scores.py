@@ -32,25 +32,37 @@ sys.path.insert(0, os.path.join(ROOT, "tests", "checks"))
 import run_check_test as rct  # noqa: E402
 
 
-def score_file(binary, inputs, path, counts):
-    with open(path, encoding="utf-8") as f:
-        exp = rct.parse_annotations(f.read())
-    if any(not os.path.exists(p) for p in exp.requires):
-        return "skipped"
+def rematch_run(binary, inputs, path, exp, text, saved):
+    """(rc, stdout, cwd, kept) of binary on path: the check test's run kept in
+    saved (run_check_test.py --save-output) when it was made with this
+    binary and this text, else a run of its own."""
+    kept = saved and rct.saved_output(saved, path, text, binary)
+    if kept:
+        return kept + (True,)
     args = argparse.Namespace(rematch=binary, inputs=inputs)
     with tempfile.TemporaryDirectory(prefix="rematch-score-") as tmp:
         config = rct.write_config(exp, tmp)
         cmd = rct.rematch_command(args, exp, path, config)
         proc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                               universal_newlines=True)
-    res = rct.parse_rematch_json(proc.stdout, proc.returncode, path, os.getcwd())
-    if proc.returncode not in (0, 1):
+    return proc.returncode, proc.stdout, os.getcwd(), False
+
+
+def score_file(binary, inputs, path, counts, saved=None):
+    with open(path, encoding="utf-8") as f:
+        text = f.read()
+    exp = rct.parse_annotations(text)
+    if any(not os.path.exists(p) for p in exp.requires):
+        return "skipped"
+    rc, out, cwd, kept = rematch_run(binary, inputs, path, exp, text, saved)
+    res = rct.parse_rematch_json(out, rc, path, cwd)
+    if rc not in (0, 1):
         # The binary cannot analyse the file (an option it does not know):
         # everything expected is missed.
         for line, items in exp.warnings.items():
             for check, _ in items:
                 counts[check]["fn"] += 1
-        return "failed (exit %d)" % proc.returncode
+        return "failed (exit %d)" % rc
     # A warning in another file (inside a framework's headers) is a false
     # alarm too: the user sees it and cannot act on it.
     for d in res.elsewhere:
@@ -66,7 +78,7 @@ def score_file(binary, inputs, path, counts):
         counts[check]["tp"] += tp
         counts[check]["fp"] += reported[key] - tp
         counts[check]["fn"] += expected[key] - tp
-    return "ok"
+    return "ok (the check test's run)" if kept else "ok"
 
 
 def ratio(a, b):
@@ -79,6 +91,10 @@ def main():
     ap.add_argument("--inputs", default=os.path.join(ROOT, "tests", "checks", "Inputs"))
     ap.add_argument("--strict", action="store_true",
                     help="exit 1 on any false alarm, miss or failed file")
+    ap.add_argument("--saved",
+                    help="score the check tests' runs kept here "
+                         "(run_check_test.py --save-output) where they were "
+                         "made with this binary and the file as it is")
     ap.add_argument("files", nargs="*")
     ns = ap.parse_args()
     files = ns.files or sorted(
@@ -89,7 +105,7 @@ def main():
     failed = []
     for path in files:
         state = score_file(os.path.abspath(ns.rematch), os.path.abspath(ns.inputs),
-                           os.path.abspath(path), counts)
+                           os.path.abspath(path), counts, ns.saved)
         print("%-40s %s" % (os.path.relpath(path, ROOT), state))
         if state.startswith("failed"):
             failed.append(path)

@@ -43,6 +43,7 @@ option; comma-separated values become a YAML list.
 
 import argparse
 import glob
+import hashlib
 import json
 import os
 import re
@@ -378,6 +379,47 @@ def clang_tidy_command(args, exp, test_file, config):
         exp.args + ["-isystem", args.inputs]
 
 
+def saved_output_path(directory, test_file):
+    """Where --save-output keeps the rematch run of test_file."""
+    key = hashlib.sha256(os.path.abspath(test_file).encode()).hexdigest()[:16]
+    return os.path.join(directory, key + ".json")
+
+
+def output_identity(rematch, text):
+    """What a saved run was made with: the binary (path, mtime, size) and
+    the test file's text. A saved run is used only while all are the same."""
+    st = os.stat(rematch)
+    return {"rematch": os.path.abspath(rematch),
+            "stamp": [st.st_mtime_ns, st.st_size],
+            "source": hashlib.sha256(text.encode()).hexdigest()}
+
+
+def save_output(directory, test_file, text, rematch, rc, out):
+    """Keeps the rematch run of test_file for bench/corpus_scores.py
+    --saved (corpus.strict scores what the check tests ran)."""
+    os.makedirs(directory, exist_ok=True)
+    entry = dict(output_identity(rematch, text), rc=rc, stdout=out,
+                 cwd=os.getcwd())
+    path = saved_output_path(directory, test_file)
+    with open(path + ".tmp", "w", encoding="utf-8") as f:
+        json.dump(entry, f)
+    os.replace(path + ".tmp", path)
+
+
+def saved_output(directory, test_file, text, rematch):
+    """(rc, stdout, cwd) of a saved run of test_file made with this binary
+    and this text, or None."""
+    try:
+        with open(saved_output_path(directory, test_file), encoding="utf-8") as f:
+            entry = json.load(f)
+    except (OSError, ValueError):
+        return None
+    identity = output_identity(rematch, text)
+    if any(entry.get(k) != v for k, v in identity.items()):
+        return None
+    return entry["rc"], entry["stdout"], entry["cwd"]
+
+
 def run(cmd):
     try:
         proc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
@@ -395,6 +437,8 @@ def main(argv):
     ap.add_argument("--inputs")
     ap.add_argument("--frontend", choices=["both", "rematch", "clang-tidy"],
                     default="both")
+    ap.add_argument("--save-output", dest="save_output",
+                    help="keep the rematch run here (bench/corpus_scores.py --saved)")
     ap.add_argument("--selftest", action="store_true",
                     help="check the runner's own parsing and matching")
     ap.add_argument("test", nargs="?")
@@ -429,6 +473,9 @@ def main(argv):
             cmd = rematch_command(args, exp, test_file, config)
             rc, out, err = run(cmd)
             runs["rematch"] = (cmd, parse_rematch_json(out, rc, test_file, os.getcwd()), err)
+            if args.save_output:
+                save_output(args.save_output, test_file, text, args.rematch,
+                            rc, out)
         if args.frontend in ("both", "clang-tidy"):
             cmd = clang_tidy_command(args, exp, test_file, config)
             rc, out, err = run(cmd)

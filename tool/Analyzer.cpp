@@ -1,6 +1,7 @@
 //===--- Analyzer.cpp - one file through clang-tidy and rematch's checks --===//
 
 #include "Analyzer.h"
+#include "CacheLayout.h"
 #include "ClangFlags.h"
 #include "RematchOptions.h"
 #include "SkipBodies.h"
@@ -70,7 +71,8 @@ bool isPreambleHeader(llvm::StringRef Path, llvm::StringRef Header) {
   namespace path = llvm::sys::path;
   return Path == Header ||
          (path::filename(Path) == path::filename(Header) &&
-          path::filename(path::parent_path(Path)).ends_with(".preambles"));
+          clang::tidy::rematch::CacheLayout::isPreambles(
+              path::parent_path(Path)));
 }
 
 // A location in the header a preamble was compiled from (a macro defined in

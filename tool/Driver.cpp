@@ -1,6 +1,7 @@
 //===--- Driver.cpp - run the checks over files, gather results -----------===//
 
 #include "Driver.h"
+#include "CacheLayout.h"
 #include "Analyzer.h"
 #include "Paths.h"
 #include "Config.h"
@@ -542,7 +543,8 @@ int runRematch(const CliOptions &O, llvm::raw_ostream &Err) {
   // file once and keeps none.
   std::optional<PreambleCache> Preambles;
   if (*Summaries && O.PreambleCacheMiB > 0 && !O.SummariesOnly && !O.NoCache)
-    Preambles.emplace(Summaries->value().Dir + ".preambles",
+    Preambles.emplace(
+        clang::tidy::rematch::CacheLayout(Summaries->value().Dir).preambles(),
                       uint64_t(O.PreambleCacheMiB) << 20);
   Analyzer A(O, SharedDB, Src, Names, Preambles ? &*Preambles : nullptr);
   std::optional<std::vector<FileOutcome>> Outcomes =

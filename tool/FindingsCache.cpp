@@ -1,6 +1,7 @@
 //===--- FindingsCache.cpp - findings of unchanged files ------------------===//
 
 #include "FindingsCache.h"
+#include "CacheLayout.h"
 #include "Summaries.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -25,10 +26,7 @@ std::string dependencyText(
 }
 
 std::string FindingsCache::pathFor(llvm::StringRef MainFile) const {
-  llvm::SmallString<256> P(Dir);
-  llvm::sys::path::append(P, llvm::sys::path::filename(MainFile) + "." +
-                                 hashText(MainFile) + ".findings");
-  return std::string(P);
+  return clang::tidy::rematch::CacheLayout(Dir).findings(MainFile);
 }
 
 std::optional<FileOutcome> FindingsCache::lookup(

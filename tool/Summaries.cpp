@@ -1,6 +1,7 @@
 //===--- Summaries.cpp - the --summaries-dir store -------------------------===//
 
 #include "Summaries.h"
+#include "CacheLayout.h"
 #include "Paths.h"
 #include "FindingsCache.h"
 #include "Compose.h"
@@ -59,11 +60,7 @@ std::string hashCommand(const std::vector<std::string> &Args,
 }
 
 std::string SummaryStore::pathFor(llvm::StringRef MainFile) const {
-  llvm::SmallString<256> P(Dir);
-  llvm::sys::path::append(P, llvm::sys::path::filename(MainFile) + "." +
-                                 clang::tidy::rematch::hashText(MainFile) +
-                                 ".summary.json");
-  return std::string(P);
+  return clang::tidy::rematch::CacheLayout(Dir).summary(MainFile);
 }
 
 void SummaryStore::keep(TUSummary S, std::string Body) {
@@ -160,7 +157,7 @@ bool SummaryStore::load(llvm::raw_ostream &Err) {
   for (llvm::sys::fs::directory_iterator It(Dir, EC), End; It != End && !EC;
        It.increment(EC)) {
     llvm::StringRef Path = It->path();
-    if (!Path.ends_with(".summary.json"))
+    if (!clang::tidy::rematch::CacheLayout::isSummary(Path))
       continue;
     auto Buf = llvm::MemoryBuffer::getFile(Path);
     if (!Buf) {
@@ -265,8 +262,7 @@ bool SummaryStore::systemInputsUnchanged(const std::string &Key) const {
     return It->second;
   if (Key.empty())
     return It->second = true; // a TU that read no system header
-  llvm::SmallString<256> Path(Dir);
-  llvm::sys::path::append(Path, "system-" + Key + ".list");
+  std::string Path = clang::tidy::rematch::CacheLayout(Dir).systemList(Key);
   auto Buf = llvm::MemoryBuffer::getFile(Path);
   if (!Buf)
     return false;
@@ -361,8 +357,8 @@ std::string SummaryStore::store(TUSummary S, llvm::StringRef CommandHash,
     List += stampOf(File) + "\t" + File + "\n";
   if (!S.SystemInputs.empty()) {
     S.SystemInputsKey = clang::tidy::rematch::hashText(List);
-    llvm::SmallString<256> ListPath(Dir);
-    llvm::sys::path::append(ListPath, "system-" + S.SystemInputsKey + ".list");
+    std::string ListPath =
+        clang::tidy::rematch::CacheLayout(Dir).systemList(S.SystemInputsKey);
     if (!InMemory && !llvm::sys::fs::exists(ListPath))
       if (std::error_code EC = writeAtomically(ListPath, List)) {
         Error = EC.message();
@@ -474,7 +470,7 @@ private:
     const TUSummary *Old = Store->head(A);
     if (!Old)
       return H; // a first sighting: nothing is recorded
-    std::string Records = Store->pathFor(A) + ".bodies";
+    std::string Records = clang::tidy::rematch::CacheLayout(R.Dir).bodies(A);
     H.BodySink = [this, A, Records](std::string Text) {
       const TUSummary *Now = Store->head(A);
       // The key, then a hash of the records: a damaged file is not used.

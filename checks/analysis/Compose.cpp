@@ -1,6 +1,7 @@
 //===--- Compose.cpp - the whole program's effects from its summaries ----===//
 
 #include "Compose.h"
+#include "CacheLayout.h"
 #include "Components.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
@@ -373,7 +374,7 @@ std::shared_ptr<const ExternalSummaries> readSummariesDir(llvm::StringRef Dir) {
   std::error_code EC;
   for (llvm::sys::fs::directory_iterator F(Dir, EC), End; F != End && !EC;
        F.increment(EC)) {
-    if (!llvm::StringRef(F->path()).ends_with(".summary.json"))
+    if (!CacheLayout::isSummary(F->path()))
       continue;
     llvm::Expected<TUSummary> S = readSummaryFile(F->path());
     if (!S) {

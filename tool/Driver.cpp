@@ -482,6 +482,11 @@ std::string runStatistics(const std::vector<FileOutcome> &Outcomes,
   if (Reused)
     OS << "rematch: " << Reused << " unchanged function bod"
        << (Reused == 1 ? "y" : "ies") << " not parsed again\n";
+  size_t Again = llvm::count_if(
+      Outcomes, [](const FileOutcome &X) { return X.ParsedAgain; });
+  if (Again)
+    OS << "rematch: " << Again << " file" << (Again == 1 ? "" : "s")
+       << " parsed again with the whole program's summaries\n";
   size_t WithPreamble = llvm::count_if(
       Outcomes, [](const FileOutcome &X) { return X.PreambleUsed; });
   if (WithPreamble)

@@ -41,6 +41,10 @@ struct FileOutcome {
   // for --verbose, likewise.
   std::string PreambleFailure;
   bool PreambleUsed = false; // parsed with a precompiled preamble
+  // A whole-program run parsed the file a second time: its first parse's
+  // findings were computed without facts another file of the same run
+  // gave (for --verbose, likewise).
+  bool ParsedAgain = false;
 };
 
 // The outcome as bytes (a worker's pipe, the findings cache) and back; false

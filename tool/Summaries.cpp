@@ -198,16 +198,57 @@ bool SummaryStore::load(llvm::raw_ostream &Err) {
 // globals it judged, the overrides it considered, and, for every function it
 // lists, the calls of other TUs that checkpoint it (recorded or, when there
 // were none, implied: a new one changes the findings).
+namespace {
+
+// Whether a fact S's analysis found absent from the other files (a cold
+// run's first phase composes them without S) is one that S alone provides,
+// exactly as the whole program has it: S's own held callables, overrides,
+// checkpoint sites or writes of a global, which its analysis saw in its own
+// translation unit. Then what it was computed with still holds, and the
+// file is not parsed again for it. Which file owns a header callable is not
+// such a fact: it depends on the other files.
+class OwnFacts {
+public:
+  explicit OwnFacts(const TUSummary &S) : S(S) {}
+  bool provideAlone(llvm::StringRef Key, llvm::StringRef Recorded,
+                    llvm::StringRef Now) {
+    if (clang::tidy::rematch::isOwnerDependency(Key) ||
+        Recorded != clang::tidy::rematch::ExternalSummaries().hashOf(Key))
+      return false;
+    if (clang::tidy::rematch::isProgramFactKey(Key)) {
+      if (!Facts) {
+        Facts = std::make_shared<ExternalSummaries>();
+        Facts->add(S);
+      }
+      return Facts->hashOf(Key) == Now;
+    }
+    if (!Composed)
+      Composed = clang::tidy::rematch::composeSummaries({&S});
+    return Composed->hashOf(Key) == Now;
+  }
+
+private:
+  const TUSummary &S;
+  std::shared_ptr<ExternalSummaries> Facts, Composed;
+};
+
+} // namespace
+
 bool dependenciesHold(const TUSummary &S, ProgramView &P) {
   llvm::StringMap<const std::string *> Recorded;
+  OwnFacts Own(S);
   for (const auto &[Usr, Hash] : S.Dependencies) {
-    if (P.hashOf(Usr) != Hash)
+    std::string Now = P.hashOf(Usr);
+    if (Now != Hash && !Own.provideAlone(Usr, Hash, Now))
       return false;
     Recorded[Usr] = &Hash;
   }
   for (const clang::tidy::rematch::FunctionFacts &F : S.Functions) {
     std::string Key = clang::tidy::rematch::checkpointDependency(F.Usr);
-    if (!Recorded.count(Key) && P.hashOf(Key) != "none")
+    if (Recorded.count(Key))
+      continue;
+    std::string Now = P.hashOf(Key);
+    if (Now != "none" && !Own.provideAlone(Key, "none", Now))
       return false;
   }
   return true;
@@ -529,6 +570,7 @@ private:
           return O;
         });
     for (size_t K = 0; K < Which.size() && K < Outcomes.size(); ++K) {
+      Outcomes[K].ParsedAgain = Done[Which[K]];
       Out[Which[K]] = std::move(Outcomes[K]);
       Done[Which[K]] = true;
     }

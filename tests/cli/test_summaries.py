@@ -466,6 +466,37 @@ float Logged::forward(float x) { std::printf("%f", x); return x; }
         doc2, parsed = self.parses(["c.cpp", "b.cpp", "a.cpp"])
         self.assertEqual(parsed, ["a.cpp", "a.cpp", "b.cpp", "c.cpp"])
         self.assertEqual(self.findings(doc2), self.findings(doc))
+        # --verbose says so.
+        shutil.rmtree(self.sums)
+        _, err, _ = self.run_rematch(["a.cpp", "b.cpp", "c.cpp"], "--verbose")
+        self.assertIn("rematch: 1 file parsed again with the whole program's "
+                      "summaries", err)
+        _, err, _ = self.run_rematch(["a.cpp", "b.cpp", "c.cpp"], "--verbose")
+        self.assertNotIn("parsed again", err)
+
+    def test_facts_a_file_alone_gives_need_no_second_parse(self):
+        # The callable stored in a shared member, and the run through it,
+        # are in one file: its first parse saw the store in its own AST,
+        # which the whole program's composition only repeats. Parsed once,
+        # alone or among other files, with the finding through the member.
+        self.write("own.cpp", '#include "common.h"\n#include <functional>\n'
+                   "int g_hits = 0;\n"
+                   "struct Block { std::function<int()> step_; };\n"
+                   "Block g_block;\n"
+                   "void install() { g_block.step_ = [] { return ++g_hits; }; }\n"
+                   "int run(rematch::Segment &seg) {\n"
+                   "  return seg.forward([] { return g_block.step_(); });\n}\n")
+        for files in (["own.cpp"], ["own.cpp", "b.cpp", "c.cpp"]):
+            shutil.rmtree(self.sums, ignore_errors=True)
+            doc, parsed = self.parses(files)
+            self.assertEqual(parsed, sorted(files))
+            self.assertIn(("rematch-counter-update", "own.cpp", 8),
+                          self.findings(doc))
+        rc, alone = self.run_alone("own.cpp")
+        self.assertEqual([f for f in self.findings(alone) if f[1] == "own.cpp"
+                          and f[0] == "rematch-counter-update"],
+                         [f for f in self.findings(doc) if f[1] == "own.cpp"
+                          and f[0] == "rematch-counter-update"])
 
     def test_files_without_checkpoints_are_parsed_once(self):
         files = []

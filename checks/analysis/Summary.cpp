@@ -162,6 +162,16 @@ public:
     return L;
   }
 
+  // The location Key of O, which a What must have.
+  llvm::Expected<PlainLocation> requiredLocation(const sj::Object &O,
+                                                 llvm::StringRef Key,
+                                                 llvm::StringRef What) {
+    const sj::Value *V = O.get(Key);
+    if (!V)
+      return error("a " + What + " has no '" + Key + "'");
+    return location(*V);
+  }
+
   // The array Key of O, each element read with Read (Reader &, const
   // sj::Value &) -> llvm::Expected<T>, appended to Out.
   template <class T, class ReadFn>
@@ -218,10 +228,7 @@ llvm::Expected<SummaryStep> readStep(Reader &R, const sj::Value &V) {
   if (llvm::Error E = R.fields(**O, {{"function", &Step.Function},
                                      {"callee", &Step.Callee}}))
     return std::move(E);
-  const sj::Value *LocV = (*O)->get("location");
-  if (!LocV)
-    return R.error("a step has no location");
-  auto Loc = R.location(*LocV);
+  auto Loc = R.requiredLocation(**O, "location", "step");
   if (!Loc)
     return Loc.takeError();
   Step.Loc = *Loc;
@@ -770,10 +777,7 @@ llvm::Expected<SummaryCheckpoint> readCheckpoint(Reader &R,
       return R.error("'arguments_fresh' is not a boolean");
     C.ArgumentsFresh = *Fresh;
   }
-  const sj::Value *Call = (*O)->get("call");
-  if (!Call)
-    return R.error("a checkpoint has no call");
-  auto Loc = R.location(*Call);
+  auto Loc = R.requiredLocation(**O, "call", "checkpoint");
   if (!Loc)
     return Loc.takeError();
   C.Call = *Loc;
@@ -807,10 +811,7 @@ llvm::Expected<SummaryHeld> readHeld(Reader &R, const sj::Value &V) {
   if (!Lambda)
     return R.error("a held callable has no 'lambda'");
   X.Lambda = *Lambda;
-  const sj::Value *At = (*O)->get("stored_at");
-  if (!At)
-    return R.error("a held callable has no 'stored_at'");
-  auto Loc = R.location(*At);
+  auto Loc = R.requiredLocation(**O, "stored_at", "held callable");
   if (!Loc)
     return Loc.takeError();
   X.StoredAt = *Loc;

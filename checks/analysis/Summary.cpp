@@ -319,25 +319,16 @@ llvm::Expected<SummaryCall> readCall(Reader &R, const sj::Value &V) {
   if (!O)
     return O.takeError();
   SummaryCall C;
-  auto Callee = R.string(**O, "callee");
-  auto Name = R.string(**O, "name");
-  auto Object = R.string(**O, "object");
-  if (!Callee)
-    return Callee.takeError();
-  if (!Name)
-    return Name.takeError();
-  if (!Object)
-    return Object.takeError();
-  C.Callee = *Callee;
-  C.CalleeName = *Name;
-  const sj::Value *LocV = (*O)->get("location");
-  if (!LocV)
-    return R.error("a call has no location");
-  auto Loc = R.location(*LocV);
+  std::string Object;
+  if (llvm::Error E = R.fields(**O, {{"callee", &C.Callee},
+                                     {"name", &C.CalleeName},
+                                     {"object", &Object}}))
+    return std::move(E);
+  auto Loc = R.requiredLocation(**O, "location", "call");
   if (!Loc)
     return Loc.takeError();
   C.Loc = *Loc;
-  std::vector<std::string> Roots{*Object};
+  std::vector<std::string> Roots{Object};
   if (llvm::Error E = R.strings(**O, "args", Roots))
     return std::move(E);
   for (size_t I = 0; I < Roots.size(); ++I) {
@@ -378,16 +369,10 @@ llvm::Expected<SummaryReturn> readReturn(Reader &R, const sj::Value &V) {
       Parsed->K == Root::Unconditional)
     return R.error("a return has root '" + *Text + "'");
   X.R = *Parsed;
-  if (X.R.K == Root::Static) {
-    auto Var = R.string(**O, "var");
-    auto Name = R.string(**O, "name");
-    if (!Var)
-      return Var.takeError();
-    if (!Name)
-      return Name.takeError();
-    X.VarUsr = *Var;
-    X.VarName = *Name;
-  }
+  if (X.R.K == Root::Static)
+    if (llvm::Error E =
+            R.fields(**O, {{"var", &X.VarUsr}, {"name", &X.VarName}}))
+      return std::move(E);
   return X;
 }
 
@@ -713,17 +698,12 @@ llvm::Error readHead(Reader &R, const sj::Object &O, TUSummary &S,
   if (*Version != SummaryFormatVersion)
     return R.error("version " + llvm::Twine(*Version) + ", expected " +
                    llvm::Twine(SummaryFormatVersion));
-  for (auto [Key, Field] :
-       {std::pair<const char *, std::string *>{"main_file", &S.MainFile},
-        {"command_hash", &S.CommandHash},
-        {"writer", &S.Writer},
-        {"system_inputs", &S.SystemInputsKey},
-        {"body_hash", &BodyHash}}) {
-    auto Value = R.string(O, Key);
-    if (!Value)
-      return Value.takeError();
-    *Field = std::move(*Value);
-  }
+  if (llvm::Error E = R.fields(O, {{"main_file", &S.MainFile},
+                                  {"command_hash", &S.CommandHash},
+                                  {"writer", &S.Writer},
+                                  {"system_inputs", &S.SystemInputsKey},
+                                  {"body_hash", &BodyHash}}))
+    return E;
   return R.pairs(O, "inputs", "input", "file", "hash", S.Inputs);
 }
 

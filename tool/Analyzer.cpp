@@ -140,12 +140,8 @@ std::vector<std::string> Analyzer::baseArgs() const {
   return Args;
 }
 
-FileOutcome Analyzer::analyseWith(const std::string &File,
-                        clang::tidy::rematch::AnalysisHost Host,
-                        const PreambleUse &Pre) {
-  FileOutcome Out;
-  Out.Status.File = File;
-
+ClangTidyOptions Analyzer::tidyOptions(const PreambleUse &Pre,
+                                       bool SkipBodies) const {
   ClangTidyOptions Opts = ClangTidyOptions::getDefaults();
   Opts.Checks = "-*," + O.Checks;
   Opts.WarningsAsErrors = O.WarningsAsErrors;
@@ -166,17 +162,48 @@ FileOutcome Analyzer::analyseWith(const std::string &File,
   Opts.ExtraArgsBefore = baseArgs();
   Opts.ExtraArgsBefore->insert(Opts.ExtraArgsBefore->end(), Pre.Args.begin(),
                                Pre.Args.end());
-  if (Host.Bodies) {
+  if (SkipBodies) {
     std::vector<std::string> Skip = skipBodiesArgs();
     Opts.ExtraArgsBefore->insert(Opts.ExtraArgsBefore->end(), Skip.begin(),
                                  Skip.end());
   }
+  return Opts;
+}
+
+Finding Analyzer::findingOf(const ClangTidyError &E,
+                            const GlobList &AsErrors) const {
+  llvm::StringRef Check = E.DiagnosticName;
+  Finding F;
+  F.Check = Check.str();
+  F.Level =
+      E.IsWarningAsError || AsErrors.contains(Check) ? "error" : "warning";
+  F.Message = E.Message.Message;
+  // Absolute until the report (collectOutcomes): the findings cache keeps
+  // them for runs from other directories.
+  F.Loc.File = Names.absolute(E.Message.FilePath);
+  Src.locate(E.Message.FilePath, E.Message.FileOffset, F.Loc.Line,
+             F.Loc.Column, &F.SourceLine);
+  for (const tooling::DiagnosticMessage &N : E.Notes) {
+    Note Nt;
+    Nt.Message = N.Message;
+    Nt.Loc.File = Names.absolute(N.FilePath);
+    Src.locate(N.FilePath, N.FileOffset, Nt.Loc.Line, Nt.Loc.Column);
+    F.Notes.push_back(std::move(Nt));
+  }
+  return F;
+}
+
+FileOutcome Analyzer::analyseWith(const std::string &File,
+                        clang::tidy::rematch::AnalysisHost Host,
+                        const PreambleUse &Pre) {
+  FileOutcome Out;
+  Out.Status.File = File;
   Host.PreambleInputs = Pre.Inputs;
   ClangTidyContext Context(std::make_unique<DefaultOptionsProvider>(
-      ClangTidyGlobalOptions(), Opts));
+      ClangTidyGlobalOptions(), tidyOptions(Pre, Host.Bodies != nullptr)));
 
-  // Only rematch's checks run ("-*," above): they may end the matcher
-  // traversal early.
+  // Only rematch's checks run ("-*," in tidyOptions): they may end the
+  // matcher traversal early.
   Host.RematchChecksOnly = true;
   // A physical file system of its own: the real one's working directory
   // is the process's, which ClangTool changes to each command's directory,
@@ -193,8 +220,7 @@ FileOutcome Analyzer::analyseWith(const std::string &File,
     resolvePaths(E);
     if (!Pre.Header.empty())
       moveIntoFile(E, Pre.Header, File);
-    llvm::StringRef Check = E.DiagnosticName;
-    if (!Check.starts_with("rematch-")) {
+    if (!llvm::StringRef(E.DiagnosticName).starts_with("rematch-")) {
       if (E.DiagLevel == ClangTidyError::Error) {
         Out.Status.Status = FileStatus::State::Failed;
         Out.Status.Errors.push_back(
@@ -202,27 +228,10 @@ FileOutcome Analyzer::analyseWith(const std::string &File,
       }
       continue;
     }
-    Finding F;
-    F.Check = Check.str();
-    F.Level = E.IsWarningAsError || AsErrors.contains(Check) ? "error"
-                                                             : "warning";
-    F.Message = E.Message.Message;
-    // Absolute until the report (collectOutcomes): the findings cache
-    // keeps them for runs from other directories.
-    F.Loc.File = Names.absolute(E.Message.FilePath);
-    Src.locate(E.Message.FilePath, E.Message.FileOffset, F.Loc.Line,
-               F.Loc.Column, &F.SourceLine);
-    for (const tooling::DiagnosticMessage &N : E.Notes) {
-      Note Nt;
-      Nt.Message = N.Message;
-      Nt.Loc.File = Names.absolute(N.FilePath);
-      Src.locate(N.FilePath, N.FileOffset, Nt.Loc.Line, Nt.Loc.Column);
-      F.Notes.push_back(std::move(Nt));
-    }
+    Out.Findings.push_back(findingOf(E, AsErrors));
     for (const auto &FileFix : E.Message.Fix)
       for (const tooling::Replacement &R : FileFix.second)
         Out.Fixes.push_back(R);
-    Out.Findings.push_back(std::move(F));
   }
   if (Out.Status.Status == FileStatus::State::Failed &&
       Out.Status.Errors.empty())

@@ -26,6 +26,12 @@
 #include <string>
 #include <vector>
 
+namespace clang::tidy {
+struct ClangTidyError;
+struct ClangTidyOptions;
+class GlobList;
+} // namespace clang::tidy
+
 namespace rematch::tool {
 
 // File contents, for turning offsets into lines and columns. Each file's
@@ -136,6 +142,10 @@ private:
                              const clang::tidy::rematch::AnalysisHost &Host);
   // What goes after the compiler's name in every parse: see analyseWith.
   std::vector<std::string> baseArgs() const;
+  clang::tidy::ClangTidyOptions tidyOptions(const PreambleUse &Pre,
+                                            bool SkipBodies) const;
+  Finding findingOf(const clang::tidy::ClangTidyError &E,
+                    const clang::tidy::GlobList &AsErrors) const;
   FileOutcome analyseWith(const std::string &File,
                           clang::tidy::rematch::AnalysisHost Host,
                           const PreambleUse &Pre);

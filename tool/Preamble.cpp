@@ -152,59 +152,105 @@ std::string PreambleCache::path(const std::string &Key, const char *Ext) const {
   return std::string(P);
 }
 
+namespace {
+
+// The part of a file a preamble covers: its leading #include block.
+struct PreambleText {
+  std::string File; // absolute
+  std::string Text;
+  clang::PreambleBounds Bounds{0, false};
+};
+
+// None for a C file, a file that cannot be read, or a leading block
+// without an #include (nothing worth precompiling).
+std::optional<PreambleText>
+preambleTextOf(const clang::tooling::CompileCommand &Command) {
+  llvm::SmallString<256> File(Command.Filename);
+  if (!llvm::sys::path::is_absolute(File))
+    fs::make_absolute(Command.Directory, File);
+  if (llvm::sys::path::extension(File) == ".c")
+    return std::nullopt;
+  auto Buf = llvm::MemoryBuffer::getFile(File);
+  if (!Buf)
+    return std::nullopt;
+  clang::LangOptions LO;
+  LO.CPlusPlus = true;
+  PreambleText P;
+  P.Bounds = clang::Lexer::ComputePreamble((*Buf)->getBuffer(), LO);
+  P.Text = (*Buf)->getBuffer().take_front(P.Bounds.Size).str();
+  if (!llvm::StringRef(P.Text).contains("#include"))
+    return std::nullopt;
+  P.File = std::string(File);
+  return P;
+}
+
+} // namespace
+
+std::optional<std::vector<std::pair<std::string, bool>>>
+PreambleCache::builtInputs(PreambleUse &Use) {
+  const std::string &Key = Use.Key;
+  auto M = llvm::MemoryBuffer::getFile(path(Key, ".deps"));
+  if (!M)
+    return std::nullopt;
+  std::vector<std::pair<std::string, bool>> Inputs;
+  llvm::SmallVector<llvm::StringRef, 64> Lines;
+  (*M)->getBuffer().split(Lines, '\n', -1, false);
+  bool Valid = Lines.size() >= 2 && Lines[0] == ManifestHeader &&
+               Lines[1] == clang::getClangFullVersion() &&
+               fs::exists(path(Key, ".pch"));
+  // "<S|U> <hash> <path>": every file the preamble read, unchanged.
+  for (size_t I = 2; Valid && I < Lines.size(); ++I) {
+    auto [Kind, Rest] = Lines[I].split(' ');
+    auto [Hash, Path] = Rest.split(' ');
+    Valid = (Kind == "S" || Kind == "U") && hashFile(Path) == Hash;
+    Inputs.emplace_back(Path.str(), Kind == "S");
+  }
+  if (!Valid) { // stale: forget it, parse as usual, build next time
+    drop(Use);
+    fs::remove(path(Key, ".seen"));
+    return std::nullopt;
+  }
+  return Inputs;
+}
+
+bool PreambleCache::seenBefore(const std::string &Key) {
+  std::string Seen = path(Key, ".seen");
+  std::lock_guard<std::mutex> Lock(SeenMutex);
+  if (SeenHere.count(Key))
+    return false;
+  if (fs::exists(Seen))
+    return true;
+  SeenHere.insert(Key);
+  if (!fs::create_directories(Dir))
+    writeAtomically(Seen, "");
+  return false;
+}
+
 PreambleUse PreambleCache::prepare(const clang::tooling::CompileCommand &Command,
                                    llvm::ArrayRef<std::string> Extra) {
   PreambleUse Use;
   if (CapBytes == 0)
     return Use;
-  llvm::SmallString<256> File(Command.Filename);
-  if (!llvm::sys::path::is_absolute(File))
-    fs::make_absolute(Command.Directory, File);
-  if (llvm::sys::path::extension(File) == ".c")
-    return Use;
-  auto Buf = llvm::MemoryBuffer::getFile(File);
-  if (!Buf)
-    return Use;
-  clang::LangOptions LO;
-  LO.CPlusPlus = true;
-  clang::PreambleBounds Bounds =
-      clang::Lexer::ComputePreamble((*Buf)->getBuffer(), LO);
-  llvm::StringRef Text = (*Buf)->getBuffer().take_front(Bounds.Size);
-  if (!Text.contains("#include"))
+  std::optional<PreambleText> P = preambleTextOf(Command);
+  if (!P)
     return Use;
   std::vector<std::string> Args = preambleArgs(Command, Extra);
   if (Args.empty())
     return Use;
   std::string Identity = ManifestHeader.str() + "\n" +
                          clang::getClangFullVersion() + "\n" +
-                         Command.Directory + "\n" + File.str().str() + "\n";
+                         Command.Directory + "\n" + P->File + "\n";
   for (const std::string &A : Args)
     Identity += A + '\0';
-  Identity += Text;
-  std::string Key = hashText(Identity);
-  Use.Key = Key;
+  Identity += P->Text;
+  Use.Key = hashText(Identity);
+  const std::string &Key = Use.Key;
 
-  std::string Pch = path(Key, ".pch"), Manifest = path(Key, ".deps");
-  std::vector<std::pair<std::string, bool>> Inputs;
-  bool Valid = false;
-  if (auto M = llvm::MemoryBuffer::getFile(Manifest)) {
-    llvm::SmallVector<llvm::StringRef, 64> Lines;
-    (*M)->getBuffer().split(Lines, '\n', -1, false);
-    Valid = Lines.size() >= 2 && Lines[0] == ManifestHeader &&
-            Lines[1] == clang::getClangFullVersion() && fs::exists(Pch);
-    // "<S|U> <hash> <path>": every file the preamble read, unchanged.
-    for (size_t I = 2; Valid && I < Lines.size(); ++I) {
-      auto [Kind, Rest] = Lines[I].split(' ');
-      auto [Hash, Path] = Rest.split(' ');
-      Valid = (Kind == "S" || Kind == "U") && hashFile(Path) == Hash;
-      Inputs.emplace_back(Path.str(), Kind == "S");
-    }
-    if (!Valid) { // stale: forget it, parse as usual, build next time
-      drop(Use);
-      fs::remove(path(Key, ".seen"));
-    }
-  }
-  if (!Valid) {
+  std::optional<std::vector<std::pair<std::string, bool>>> Inputs =
+      builtInputs(Use);
+  if (Inputs) {
+    touch(path(Key, ".pch")); // most recently used
+  } else {
     // A build that failed before fails again: said, not tried again.
     if (auto Failed = llvm::MemoryBuffer::getFile(path(Key, ".failed"))) {
       Use.Failure = (*Failed)->getBuffer().rtrim().str() +
@@ -214,35 +260,22 @@ PreambleUse PreambleCache::prepare(const clang::tooling::CompileCommand &Command
     }
     // First sighting: remember it and parse as usual. Built when another
     // run sees it again.
-    std::string Seen = path(Key, ".seen");
-    {
-      std::lock_guard<std::mutex> Lock(SeenMutex);
-      if (SeenHere.count(Key))
-        return {};
-      if (!fs::exists(Seen)) {
-        SeenHere.insert(Key);
-        if (!fs::create_directories(Dir))
-          writeAtomically(Seen, "");
-        return {};
-      }
-    }
+    if (!seenBefore(Key))
+      return {};
     std::string Failure;
-    auto Built = build(Key, File.str().str(), Text.str(), Args,
-                       Command.Directory, Failure);
-    if (!Built) {
+    Inputs = build(Key, P->File, P->Text, Args, Command.Directory, Failure);
+    if (!Inputs) {
       PreambleUse None;
       None.Failure = std::move(Failure);
       return None;
     }
-    Inputs = std::move(*Built);
-  } else {
-    touch(Pch); // most recently used
   }
-  Use.Inputs = std::move(Inputs);
+  Use.Inputs = std::move(*Inputs);
   Use.Header = path(Key, ".h");
-  Use.Args = {"-include-pch", Pch, "-D__clang_analyzer__", "-Xclang",
-              "-preamble-bytes=" + std::to_string(Bounds.Size) + "," +
-                  (Bounds.PreambleEndsAtStartOfLine ? "1" : "0")};
+  Use.Args = {"-include-pch", path(Key, ".pch"), "-D__clang_analyzer__",
+              "-Xclang",
+              "-preamble-bytes=" + std::to_string(P->Bounds.Size) + "," +
+                  (P->Bounds.PreambleEndsAtStartOfLine ? "1" : "0")};
   return Use;
 }
 

@@ -71,6 +71,12 @@ private:
         const std::string &Text, std::vector<std::string> Args,
         const std::string &WorkingDir, std::string &Failure);
   void evict(const std::string &Keep);
+  // What the preamble built under Use.Key read, all unchanged; none when
+  // there is none, or it is stale (then dropped).
+  std::optional<std::vector<std::pair<std::string, bool>>>
+  builtInputs(PreambleUse &Use);
+  // Whether an earlier run saw Key; remembers that this one did.
+  bool seenBefore(const std::string &Key);
   std::string path(const std::string &Key, const char *Ext) const;
 
   std::string Dir;

@@ -35,35 +35,6 @@ void append(Places &Out, const Places &In) {
   }
 }
 
-// Parentheses, implicit casts that keep the object, temporaries, cleanups
-// and functional casts: what clang wraps around a value.
-const Expr *unwrap(const Expr *E) {
-  while (E) {
-    E = E->IgnoreParens();
-    if (const auto *IC = dyn_cast<ImplicitCastExpr>(E)) {
-      CastKind K = IC->getCastKind();
-      if (K != CK_NoOp && K != CK_LValueToRValue && K != CK_DerivedToBase &&
-          K != CK_UncheckedDerivedToBase && K != CK_ConstructorConversion &&
-          K != CK_UserDefinedConversion)
-        return E;
-      E = IC->getSubExpr();
-    } else if (const auto *M = dyn_cast<MaterializeTemporaryExpr>(E)) {
-      E = M->getSubExpr();
-    } else if (const auto *B = dyn_cast<CXXBindTemporaryExpr>(E)) {
-      E = B->getSubExpr();
-    } else if (const auto *C = dyn_cast<ExprWithCleanups>(E)) {
-      E = C->getSubExpr();
-    } else if (const auto *F = dyn_cast<CXXFunctionalCastExpr>(E)) {
-      E = F->getSubExpr();
-    } else if (const auto *CE = dyn_cast<ConstantExpr>(E)) {
-      E = CE->getSubExpr();
-    } else {
-      return E;
-    }
-  }
-  return E;
-}
-
 bool isClass(QualType T) { return T.getNonReferenceType()->isRecordType(); }
 
 } // namespace
@@ -164,7 +135,7 @@ Places Aliases::variable(const VarDecl *VD, const Expr *Ref, bool Pointee) {
 Places Aliases::object(const Expr *E, unsigned Depth) {
   if (!E || Depth > MaxDepth)
     return {};
-  E = unwrap(E);
+  E = skipWrappersToObject(E);
   if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
     if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()))
       return variable(VD, DRE, /*Pointee=*/false);
@@ -254,7 +225,7 @@ Places Aliases::pointee(const Expr *E, unsigned Depth) {
       return {};
     return pointee(IC->getSubExpr(), Depth + 1);
   }
-  E = unwrap(E);
+  E = skipWrappersToObject(E);
   if (const auto *UO = dyn_cast<UnaryOperator>(E)) {
     if (UO->getOpcode() == UO_AddrOf)
       return object(UO->getSubExpr(), Depth + 1);
@@ -382,7 +353,7 @@ Places Aliases::storage(const Expr *E, unsigned Depth) {
 }
 
 Places Aliases::sharedBy(const Expr *E) {
-  E = unwrap(E);
+  E = skipWrappersToObject(E);
   if (!E)
     return {};
   Places Out;
@@ -415,7 +386,7 @@ Places Aliases::sharedBy(const Expr *E) {
 bool Aliases::aliasValue(const Expr *E, unsigned Depth) {
   if (!E || Depth > MaxDepth)
     return false;
-  E = unwrap(E);
+  E = skipWrappersToObject(E);
   QualType T = E->getType();
   if (Known.isHandle(T) || Known.isView(T))
     return true;
@@ -513,11 +484,11 @@ Places Aliases::result(const CallExpr *CE, unsigned Depth) {
 
 const DeclRefExpr *Aliases::copiedIn(const Expr *E) const {
   // Down the members of an object (`p.inner.w`) to the variable.
-  E = E ? unwrap(E) : nullptr;
+  E = E ? skipWrappersToObject(E) : nullptr;
   while (const auto *ME = dyn_cast_or_null<MemberExpr>(E)) {
     if (ME->isArrow())
       return nullptr;
-    E = unwrap(ME->getBase());
+    E = skipWrappersToObject(ME->getBase());
   }
   const auto *DRE = dyn_cast_or_null<DeclRefExpr>(E);
   const auto *VD = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
@@ -566,7 +537,7 @@ void Aliases::bindInit(const VarDecl &V) {
   } else if (T->isRecordType() && !T->isDependentType() &&
              !Known.copies().owns(T)) {
     // A copy of a structure that holds pointers or handles.
-    const Expr *From = unwrap(Init);
+    const Expr *From = skipWrappersToObject(Init);
     if (const auto *CE = dyn_cast_or_null<CXXConstructExpr>(From);
         CE && CE->getNumArgs() == 1 &&
         CE->getConstructor()->isCopyOrMoveConstructor())

@@ -68,6 +68,201 @@ private:
   llvm::StringRef Rest;
 };
 
+// A body's record read back: its fields, with locations as offsets from the
+// body's start and declarations by their codes (DeclPath.h). Declarations
+// are looked up only for an output asked for (Out, Modified not null).
+class FactsReader {
+public:
+  FactsReader(llvm::StringRef Facts, SourceLocation Base, ASTContext &Ctx)
+      : F(Facts), Base(Base), Ctx(Ctx) {}
+
+  bool done() const { return F.empty() || F.Bad; }
+
+  void effect(FactsPool *Pool, DirectFacts *Out) {
+    Effect E;
+    EffectFacts X;
+    long long Kind = F.num();
+    if (Kind < 0 || Kind >= static_cast<long long>(NumEffectKinds)) {
+      F.Bad = true;
+      return;
+    }
+    X.Kind = static_cast<EffectKind>(Kind);
+    unsigned Flags = F.num();
+    E.Spelled = Flags & 1;
+    E.Virtual = Flags & 2;
+    E.Held = Flags & 4;
+    E.ReturnedRead = Flags & 8;
+    E.PartOfChange = Flags & 16;
+    E.Target = root();
+    E.MutatedSlot = static_cast<std::uint16_t>(F.num());
+    E.Loc = loc();
+    E.MutatedAt = loc();
+    E.AliasAt = loc();
+    E.Var = dyn_cast_or_null<VarDecl>(decl(Out != nullptr));
+    for (std::string *S : {&X.Subject, &X.Detail, &X.RngSource,
+                           &X.RngSourceText, &X.Draws, &X.May, &X.Via})
+      *S = F.str();
+    if (Out) {
+      E.setFacts(Pool->intern(std::move(X)));
+      Out->Effects.push_back(std::move(E));
+    }
+  }
+
+  void call(DirectFacts *Out) {
+    CallSite C;
+    C.Callee = dyn_cast_or_null<FunctionDecl>(decl(Out != nullptr));
+    C.Loc = loc();
+    C.Object = root();
+    C.Virtual = F.num();
+    C.StaticClass = dyn_cast_or_null<CXXRecordDecl>(decl(Out != nullptr));
+    for (long long N = F.num(); N > 0 && !F.Bad; --N)
+      C.Args.push_back(root());
+    if (Out)
+      Out->Calls.push_back(std::move(C));
+  }
+
+  void returned(DirectFacts *Out) {
+    ReturnedAlias R;
+    R.R = root();
+    R.Var = dyn_cast_or_null<VarDecl>(decl(Out != nullptr));
+    if (Out)
+      Out->Returns.push_back(R);
+  }
+
+  void modified(std::vector<const VarDecl *> *Modified) {
+    const auto *VD = dyn_cast_or_null<VarDecl>(decl(Modified != nullptr));
+    if (Modified && VD)
+      Modified->push_back(VD->getCanonicalDecl());
+  }
+
+  Fields F;
+
+private:
+  SourceLocation loc() {
+    llvm::StringRef S = F.raw();
+    long long V = 0;
+    if (S == "x")
+      return SourceLocation();
+    if (S.getAsInteger(10, V))
+      F.Bad = true;
+    return Base.getLocWithOffset(static_cast<int>(V));
+  }
+  const NamedDecl *decl(bool Wanted) {
+    llvm::StringRef S = F.raw();
+    if (S.empty() || !Wanted)
+      return nullptr;
+    const NamedDecl *D = resolveDecl(unescape(S), Ctx);
+    if (!D)
+      F.Bad = true;
+    return D;
+  }
+  Root root() {
+    Root R;
+    long long K = F.num();
+    if (K < Root::Local || K > Root::Returned)
+      F.Bad = true;
+    else
+      R.K = static_cast<Root::Kind>(K);
+    R.Index = static_cast<std::uint16_t>(F.num());
+    return R;
+  }
+
+  SourceLocation Base;
+  ASTContext &Ctx;
+};
+
+// A body's record written: the inverse of FactsReader. Bad when a fact
+// cannot be replayed (a location outside the body, a declaration without a
+// code, a call's result as a root).
+class FactsWriter {
+public:
+  FactsWriter(const SourceManager &SM, unsigned Begin, unsigned End)
+      : SM(SM), Begin(Begin), End(End) {}
+
+  // False when E cannot be recorded (what composition added to it).
+  bool effect(const Effect &E) {
+    if (E.inherited() || E.Callee || E.Called || E.VarUsr || E.ExternalUsr)
+      return false;
+    put(Out, "E");
+    put(Out, static_cast<long long>(E.Kind));
+    put(Out, E.Spelled | E.Virtual << 1 | E.Held << 2 | E.ReturnedRead << 3 |
+                 E.PartOfChange << 4);
+    root(E.Target);
+    put(Out, static_cast<long long>(E.MutatedSlot));
+    loc(E.Loc);
+    loc(E.MutatedAt);
+    loc(E.AliasAt);
+    decl(E.Var);
+    const EffectFacts &X = E.facts();
+    for (const std::string *S : {&X.Subject, &X.Detail, &X.RngSource,
+                                 &X.RngSourceText, &X.Draws, &X.May, &X.Via})
+      put(Out, *S);
+    return true;
+  }
+
+  void call(const CallSite &C) {
+    put(Out, "C");
+    decl(C.Callee);
+    loc(C.Loc);
+    root(C.Object);
+    put(Out, static_cast<long long>(C.Virtual));
+    decl(C.StaticClass);
+    put(Out, static_cast<long long>(C.Args.size()));
+    for (const Root &R : C.Args)
+      root(R);
+  }
+
+  void returned(const ReturnedAlias &R) {
+    put(Out, "R");
+    root(R.R);
+    decl(R.Var);
+  }
+
+  void modified(const VarDecl *VD) {
+    put(Out, "M");
+    decl(VD);
+  }
+
+  std::string Out;
+  bool Bad = false;
+
+private:
+  void loc(SourceLocation L) {
+    if (L.isInvalid()) {
+      put(Out, "x");
+      return;
+    }
+    if (!inMainFile(L, SM)) {
+      Bad = true;
+      return;
+    }
+    unsigned O = SM.getFileOffset(L);
+    if (O < Begin || O > End)
+      Bad = true;
+    put(Out, static_cast<long long>(O) - Begin);
+  }
+  void decl(const NamedDecl *D) {
+    if (!D) {
+      put(Out, "");
+      return;
+    }
+    std::optional<std::string> Code = encodeDecl(D);
+    if (!Code)
+      Bad = true;
+    else
+      put(Out, *Code);
+  }
+  void root(const Root &R) {
+    if (R.K == Root::Returned)
+      Bad = true;
+    put(Out, static_cast<long long>(R.K));
+    put(Out, static_cast<long long>(R.Index));
+  }
+
+  const SourceManager &SM;
+  unsigned Begin, End;
+};
+
 } // namespace
 
 // --- BodyReplay --------------------------------------------------------------
@@ -200,93 +395,21 @@ void BodyReplay::replay(const FunctionDecl &FD, ASTContext &Ctx,
   SourceLocation Base =
       SM.getLocForStartOfFile(SM.getMainFileID()).getLocWithOffset(
           It->second.Body.first);
-  Fields F(It->second.R->Facts);
-  auto Loc = [&]() {
-    llvm::StringRef S = F.raw();
-    long long V = 0;
-    if (S == "x")
-      return SourceLocation();
-    if (S.getAsInteger(10, V))
-      F.Bad = true;
-    return Base.getLocWithOffset(static_cast<int>(V));
-  };
-  // Declarations are looked up only for the output asked for.
-  auto DeclOf = [&](bool Wanted) -> const NamedDecl * {
-    llvm::StringRef S = F.raw();
-    if (S.empty() || !Wanted)
-      return nullptr;
-    const NamedDecl *D = resolveDecl(unescape(S), Ctx);
-    if (!D)
-      F.Bad = true;
-    return D;
-  };
-  auto RootOf = [&]() {
-    Root R;
-    long long K = F.num();
-    if (K < Root::Local || K > Root::Returned)
-      F.Bad = true;
+  FactsReader R(It->second.R->Facts, Base, Ctx);
+  while (!R.done()) {
+    llvm::StringRef Tag = R.F.raw();
+    if (Tag == "E")
+      R.effect(Pool, Out);
+    else if (Tag == "C")
+      R.call(Out);
+    else if (Tag == "R")
+      R.returned(Out);
+    else if (Tag == "M")
+      R.modified(Modified);
     else
-      R.K = static_cast<Root::Kind>(K);
-    R.Index = static_cast<std::uint16_t>(F.num());
-    return R;
-  };
-  const bool Facts = Out != nullptr;
-  while (!F.empty() && !F.Bad) {
-    llvm::StringRef Tag = F.raw();
-    if (Tag == "E") {
-      Effect E;
-      EffectFacts X;
-      long long Kind = F.num();
-      if (Kind < 0 || Kind >= static_cast<long long>(NumEffectKinds)) {
-        F.Bad = true;
-        break;
-      }
-      X.Kind = static_cast<EffectKind>(Kind);
-      unsigned Flags = F.num();
-      E.Spelled = Flags & 1;
-      E.Virtual = Flags & 2;
-      E.Held = Flags & 4;
-      E.ReturnedRead = Flags & 8;
-      E.PartOfChange = Flags & 16;
-      E.Target = RootOf();
-      E.MutatedSlot = static_cast<std::uint16_t>(F.num());
-      E.Loc = Loc();
-      E.MutatedAt = Loc();
-      E.AliasAt = Loc();
-      E.Var = dyn_cast_or_null<VarDecl>(DeclOf(Facts));
-      for (std::string *S : {&X.Subject, &X.Detail, &X.RngSource,
-                             &X.RngSourceText, &X.Draws, &X.May, &X.Via})
-        *S = F.str();
-      if (Facts) {
-        E.setFacts(Pool->intern(std::move(X)));
-        Out->Effects.push_back(std::move(E));
-      }
-    } else if (Tag == "C") {
-      CallSite C;
-      C.Callee = dyn_cast_or_null<FunctionDecl>(DeclOf(Facts));
-      C.Loc = Loc();
-      C.Object = RootOf();
-      C.Virtual = F.num();
-      C.StaticClass = dyn_cast_or_null<CXXRecordDecl>(DeclOf(Facts));
-      for (long long N = F.num(); N > 0 && !F.Bad; --N)
-        C.Args.push_back(RootOf());
-      if (Facts)
-        Out->Calls.push_back(std::move(C));
-    } else if (Tag == "R") {
-      ReturnedAlias R;
-      R.R = RootOf();
-      R.Var = dyn_cast_or_null<VarDecl>(DeclOf(Facts));
-      if (Facts)
-        Out->Returns.push_back(R);
-    } else if (Tag == "M") {
-      const auto *VD = dyn_cast_or_null<VarDecl>(DeclOf(Modified != nullptr));
-      if (Modified && VD)
-        Modified->push_back(VD->getCanonicalDecl());
-    } else {
-      F.Bad = true;
-    }
+      R.F.Bad = true;
   }
-  if (F.Bad) {
+  if (R.F.Bad) {
     reject(FD);
     if (Out)
       *Out = DirectFacts();
@@ -354,86 +477,24 @@ void BodyRecorder::end(size_t Sites, size_t HeldStores,
   Current = nullptr;
   if (!FD || Tainted || Sites != SitesAt || HeldStores != HeldAt)
     return;
-  std::vector<const VarDecl *> Modified = Uses.modifiedSince(UsesAt);
   const SourceManager &SM = Ctx.getSourceManager();
   const auto *CS = cast<CompoundStmt>(FD->getBody());
-  unsigned Begin = SM.getFileOffset(CS->getLBracLoc());
-  unsigned End = SM.getFileOffset(CS->getRBracLoc());
-  std::string Out;
-  bool Bad = false;
-  auto Loc = [&](SourceLocation L) {
-    if (L.isInvalid()) {
-      put(Out, "x");
+  FactsWriter W(SM, SM.getFileOffset(CS->getLBracLoc()),
+                SM.getFileOffset(CS->getRBracLoc()));
+  for (const Effect &E : Facts.Effects)
+    if (!W.effect(E))
       return;
-    }
-    if (!inMainFile(L, SM)) {
-      Bad = true;
-      return;
-    }
-    unsigned O = SM.getFileOffset(L);
-    if (O < Begin || O > End)
-      Bad = true;
-    put(Out, static_cast<long long>(O) - Begin);
-  };
-  auto DeclOf = [&](const NamedDecl *D) {
-    if (!D) {
-      put(Out, "");
-      return;
-    }
-    std::optional<std::string> Code = encodeDecl(D);
-    if (!Code)
-      Bad = true;
-    else
-      put(Out, *Code);
-  };
-  auto RootOf = [&](const Root &R) {
-    if (R.K == Root::Returned)
-      Bad = true;
-    put(Out, static_cast<long long>(R.K));
-    put(Out, static_cast<long long>(R.Index));
-  };
-  for (const Effect &E : Facts.Effects) {
-    if (E.inherited() || E.Callee || E.Called || E.VarUsr || E.ExternalUsr)
-      return;
-    put(Out, "E");
-    put(Out, static_cast<long long>(E.Kind));
-    put(Out, E.Spelled | E.Virtual << 1 | E.Held << 2 | E.ReturnedRead << 3 |
-                 E.PartOfChange << 4);
-    RootOf(E.Target);
-    put(Out, static_cast<long long>(E.MutatedSlot));
-    Loc(E.Loc);
-    Loc(E.MutatedAt);
-    Loc(E.AliasAt);
-    DeclOf(E.Var);
-    const EffectFacts &X = E.facts();
-    for (const std::string *S : {&X.Subject, &X.Detail, &X.RngSource,
-                                 &X.RngSourceText, &X.Draws, &X.May, &X.Via})
-      put(Out, *S);
-  }
   for (const CallSite &C : Facts.Calls) {
     if (C.Callee && RunsHeld(*C.Callee))
-      return;
-    put(Out, "C");
-    DeclOf(C.Callee);
-    Loc(C.Loc);
-    RootOf(C.Object);
-    put(Out, static_cast<long long>(C.Virtual));
-    DeclOf(C.StaticClass);
-    put(Out, static_cast<long long>(C.Args.size()));
-    for (const Root &R : C.Args)
-      RootOf(R);
+      return; // what it runs depends on stores elsewhere in the unit
+    W.call(C);
   }
-  for (const ReturnedAlias &R : Facts.Returns) {
-    put(Out, "R");
-    RootOf(R.R);
-    DeclOf(R.Var);
-  }
-  for (const VarDecl *VD : Modified) {
-    put(Out, "M");
-    DeclOf(VD);
-  }
-  if (!Bad)
-    Done.push_back({FD, std::move(Out)});
+  for (const ReturnedAlias &R : Facts.Returns)
+    W.returned(R);
+  for (const VarDecl *VD : Uses.modifiedSince(UsesAt))
+    W.modified(VD);
+  if (!W.Bad)
+    Done.push_back({FD, std::move(W.Out)});
 }
 
 std::string BodyRecorder::text(ASTContext &Ctx,

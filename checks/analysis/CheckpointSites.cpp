@@ -291,48 +291,41 @@ void collectCallables(const Expr *E, const ModelSet &Models,
   Collector(Models, nullptr).collect(E, Out, 0);
 }
 
-void collectCheckpointSite(const CallExpr &CE, const EntryPoints &EP,
-                           const HeldCallables *Held,
-                           std::vector<CheckpointSite> &Out) {
-  const FunctionDecl *FD = CE.getDirectCallee();
-  if (!FD)
-    return;
-  // Only an entry point, or a function that may be annotated, checkpoints.
-  std::optional<std::string> Entry = EP.match(*FD);
-  if (!Entry && !EP.mayBeAnnotated(*FD))
-    return;
-  // Arguments of an operator call on an object start after the object.
-  unsigned Offset = 0;
-  if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(&CE))
-    if (isa<CXXMethodDecl>(FD) && OC->getNumArgs() > 0)
-      Offset = 1;
-  CheckpointSite Site;
-  Site.Call = &CE;
-  std::optional<unsigned> Named = Entry ? EP.callableArg(*Entry) : std::nullopt;
-  bool Annotated = false;
-  if (!Named && EP.mayBeAnnotated(*FD))
-    for (unsigned P = 0; P < FD->getNumParams() && !Annotated; ++P)
-      Annotated = isRecomputedParam(*FD, P);
-  if (!Entry && !Annotated)
-    return;
-  // Without a named or annotated parameter, the callable is the first
-  // argument that is a lambda, function or functor; failing one, the first
-  // module (checkpoint(module, fn, inputs) runs fn, checkpoint(module,
-  // inputs) the module's forward).
-  bool First = !Named && !Annotated;
-  Collector Args(EP.models(), Held);
+namespace {
+
+// Which arguments of a checkpoint call hold what it checkpoints.
+struct ArgumentChoice {
+  unsigned Offset = 0;           // an operator call's arguments after its object
+  std::optional<unsigned> Named; // the entry point's callable parameter
+  bool Annotated = false;        // parameters marked as recomputed
+};
+
+void addReplays(CheckpointSite &Site, std::vector<std::string> Sources) {
+  for (std::string &Source : Sources)
+    if (!llvm::is_contained(Site.Replays, Source))
+      Site.Replays.push_back(std::move(Source));
+}
+
+// The callables of the chosen arguments into Site (Callables, HeldArgs).
+// Without a named or annotated parameter, the callable is the first
+// argument that is a lambda, function or functor; failing one, the first
+// module (checkpoint(module, fn, inputs) runs fn, checkpoint(module,
+// inputs) the module's forward).
+void collectSiteArguments(const CallExpr &CE, const FunctionDecl &FD,
+                          const ArgumentChoice &A, const ModelSet &Models,
+                          const HeldCallables *Held, CheckpointSite &Site) {
+  bool First = !A.Named && !A.Annotated;
+  Collector Args(Models, Held);
   std::vector<Callable> Found, Modules;
   std::vector<const Expr *> HeldModules;
-  for (unsigned I = Offset; I < CE.getNumArgs(); ++I) {
-    unsigned Param = I - Offset;
-    if (Named ? Param != *Named
-              : Annotated && !isRecomputedParam(*FD, Param))
+  for (unsigned I = A.Offset; I < CE.getNumArgs(); ++I) {
+    unsigned Param = I - A.Offset;
+    if (A.Named ? Param != *A.Named
+                : A.Annotated && !isRecomputedParam(FD, Param))
       continue;
-    if (Annotated) { // what the function replays, its annotation says
-      for (std::string &Source : recomputedReplays(*FD, Param))
-        if (!llvm::is_contained(Site.Replays, Source))
-          Site.Replays.push_back(std::move(Source));
-      Site.ArgumentsFresh |= freshArgumentsAttr(*FD, Param);
+    if (A.Annotated) { // what the function replays, its annotation says
+      addReplays(Site, recomputedReplays(FD, Param));
+      Site.ArgumentsFresh |= freshArgumentsAttr(FD, Param);
     }
     Found.clear();
     Args.Deferred = false;
@@ -365,15 +358,40 @@ void collectCheckpointSite(const CallExpr &CE, const EntryPoints &EP,
     Site.Callables = std::move(Modules);
     Site.HeldArgs = std::move(HeldModules);
   }
+}
+
+} // namespace
+
+void collectCheckpointSite(const CallExpr &CE, const EntryPoints &EP,
+                           const HeldCallables *Held,
+                           std::vector<CheckpointSite> &Out) {
+  const FunctionDecl *FD = CE.getDirectCallee();
+  if (!FD)
+    return;
+  // Only an entry point, or a function that may be annotated, checkpoints.
+  std::optional<std::string> Entry = EP.match(*FD);
+  if (!Entry && !EP.mayBeAnnotated(*FD))
+    return;
+  ArgumentChoice A;
+  if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(&CE))
+    if (isa<CXXMethodDecl>(FD) && OC->getNumArgs() > 0)
+      A.Offset = 1;
+  A.Named = Entry ? EP.callableArg(*Entry) : std::nullopt;
+  if (!A.Named && EP.mayBeAnnotated(*FD))
+    for (unsigned P = 0; P < FD->getNumParams() && !A.Annotated; ++P)
+      A.Annotated = isRecomputedParam(*FD, P);
+  if (!Entry && !A.Annotated)
+    return;
+  CheckpointSite Site;
+  Site.Call = &CE;
+  collectSiteArguments(CE, *FD, A, EP.models(), Held, Site);
   if (Site.Callables.empty() && Site.HeldArgs.empty())
     return;
   Site.EntryPoint = Entry ? *Entry : canonicalName(*FD);
   if (Entry && EP.models().argumentsFresh(*Entry))
     Site.ArgumentsFresh = true;
   if (Entry)
-    for (const std::string &Source : EP.replays(*Entry))
-      if (!llvm::is_contained(Site.Replays, Source))
-        Site.Replays.push_back(Source);
+    addReplays(Site, EP.replays(*Entry));
   Out.push_back(std::move(Site));
 }
 

@@ -32,6 +32,7 @@ class ASTContext;
 namespace clang::tidy::rematch {
 
 struct AnalysisHost;
+class PlainLocations; // SummaryExport.cpp
 
 struct FunctionSummary {
   std::vector<Effect> Effects; // own effects first, then inherited ones
@@ -171,6 +172,10 @@ private:
   void describeCheckpoints(TUSummary &S) const;
   void describeFunctions(TUSummary &S,
                          llvm::ArrayRef<const FunctionDecl *> Seeds);
+  std::optional<FunctionFacts>
+  exportFunction(const FunctionDecl &FD, const DirectFacts &F,
+                 llvm::function_ref<bool(const CallSite &)> Keep,
+                 PlainLocations &Where) const;
 
   // FD's own facts: walked, or recorded for a body the parse skipped.
   DirectFacts factsOf(const FunctionDecl &FD);

@@ -182,6 +182,8 @@ struct TUSummary {
 // L as summaries write it: the file of its expansion, absolute, with its
 // presumed line and column (a default PlainLocation when L is invalid).
 PlainLocation plainLocation(SourceLocation L, const SourceManager &SM);
+// The main file as summaries name it (absolute, like every path in them).
+std::string plainMainFile(const SourceManager &SM);
 
 // The path a summary or a preamble records for a file the parse read
 // (Name as the file manager opened it): absolute, with `.` and `..` removed

@@ -6,19 +6,53 @@
 
 namespace clang::tidy::rematch {
 
+namespace {
+
+// The value inside a temporary, a cleanup, a functional cast or a constant
+// expression; null for anything else.
+const Expr *insideWrapper(const Expr *E) {
+  if (const auto *M = dyn_cast<MaterializeTemporaryExpr>(E))
+    return M->getSubExpr();
+  if (const auto *B = dyn_cast<CXXBindTemporaryExpr>(E))
+    return B->getSubExpr();
+  if (const auto *F = dyn_cast<CXXFunctionalCastExpr>(E))
+    return F->getSubExpr();
+  if (const auto *C = dyn_cast<FullExpr>(E)) // cleanups, constant expressions
+    return C->getSubExpr();
+  return nullptr;
+}
+
+// The implicit casts after which a value is still the same object.
+bool keepsObject(CastKind K) {
+  return K == CK_NoOp || K == CK_LValueToRValue || K == CK_DerivedToBase ||
+         K == CK_UncheckedDerivedToBase || K == CK_ConstructorConversion ||
+         K == CK_UserDefinedConversion;
+}
+
+} // namespace
+
 const Expr *skipWrappers(const Expr *E) {
   while (E) {
     E = E->IgnoreParenImpCasts();
-    if (const auto *M = dyn_cast<MaterializeTemporaryExpr>(E))
-      E = M->getSubExpr();
-    else if (const auto *B = dyn_cast<CXXBindTemporaryExpr>(E))
-      E = B->getSubExpr();
-    else if (const auto *F = dyn_cast<CXXFunctionalCastExpr>(E))
-      E = F->getSubExpr();
-    else if (const auto *C = dyn_cast<ExprWithCleanups>(E))
-      E = C->getSubExpr();
-    else
+    const Expr *In = insideWrapper(E);
+    if (!In)
       return E;
+    E = In;
+  }
+  return E;
+}
+
+const Expr *skipWrappersToObject(const Expr *E) {
+  while (E) {
+    E = E->IgnoreParens();
+    const Expr *In = nullptr;
+    if (const auto *IC = dyn_cast<ImplicitCastExpr>(E))
+      In = keepsObject(IC->getCastKind()) ? IC->getSubExpr() : nullptr;
+    else
+      In = insideWrapper(E);
+    if (!In)
+      return E;
+    E = In;
   }
   return E;
 }

@@ -18,6 +18,9 @@ namespace clang::tidy::rematch {
 // E without what clang wraps around it: parentheses, implicit casts,
 // temporaries, cleanups and functional casts.
 const Expr *skipWrappers(const Expr *E);
+// The same, but only through the implicit casts that keep the object (no
+// conversion to another value: a pointer decay, an integral cast).
+const Expr *skipWrappersToObject(const Expr *E);
 // The same, and through copy and move constructors: the object a copy was
 // made of (a closure passed by value, a member read into a copy).
 const Expr *skipCopies(const Expr *E);

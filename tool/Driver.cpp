@@ -1,6 +1,7 @@
 //===--- Driver.cpp - run the checks over files, gather results -----------===//
 
 #include "Driver.h"
+#include "CacheDirectory.h"
 #include "CacheLayout.h"
 #include "Analyzer.h"
 #include "Paths.h"
@@ -533,6 +534,13 @@ int runRematch(const CliOptions &O, llvm::raw_ostream &Err) {
     Err << llvm::toString(Summaries.takeError()) << "\n";
     return UsageError;
   }
+
+  // What interrupted runs left in the cache goes first.
+  if (*Summaries && !Summaries->value().InMemory)
+    if (unsigned N = repairCache(Summaries->value().Dir); N && O.Verbose)
+      Err << "rematch: removed " << N << " temporary file"
+          << (N == 1 ? "" : "s") << " that interrupted runs left in "
+          << Summaries->value().Dir << "\n";
 
   SourceCache Src;
   PathNamer Names(O.Files);

@@ -41,6 +41,13 @@ public:
 private:
   std::vector<std::pair<std::string, bool>> &Read;
 
+  // The output is already a temporary (PendingEntry), removed if the run is
+  // interrupted; the compiler's own would be left behind.
+  bool BeginInvocation(clang::CompilerInstance &CI) override {
+    CI.getFrontendOpts().UseTemporary = false;
+    return GeneratePCHAction::BeginInvocation(CI);
+  }
+
   void EndSourceFileAction() override {
     const clang::SourceManager &SM = getCompilerInstance().getSourceManager();
     for (unsigned I = 0, N = SM.local_sloc_entry_size(); I < N; ++I) {
@@ -288,8 +295,9 @@ PreambleCache::build(const std::string &Key, const std::string &File,
     Failure = "cannot write in " + Dir;
     return std::nullopt;
   }
-  llvm::SmallString<256> Temp;
-  if (fs::createUniqueFile(Pch + ".tmp-%%%%%%%%%%%%", Temp)) {
+  llvm::Expected<PendingEntry> Out = PendingEntry::create(Pch);
+  if (!Out) {
+    llvm::consumeError(Out.takeError());
     Failure = "cannot write in " + Dir;
     return std::nullopt;
   }
@@ -300,7 +308,7 @@ PreambleCache::build(const std::string &Key, const std::string &File,
     Args.push_back(A);
   Args.push_back(std::string(llvm::sys::path::parent_path(File)));
   for (const std::string &A : {std::string("-x"), std::string("c++-header"),
-                               Header, std::string("-o"), Temp.str().str()})
+                               Header, std::string("-o"), Out->temporary()})
     Args.push_back(A);
   llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> FS(
       llvm::vfs::createPhysicalFileSystem().release());
@@ -316,7 +324,6 @@ PreambleCache::build(const std::string &Key, const std::string &File,
   Invocation.setDiagnosticConsumer(&Errors);
   // An error in the preamble may leave run() true and no output written.
   if (!Invocation.run() || !Errors.Text.empty()) {
-    fs::remove(Temp);
     // The same key fails the same way: remembered, not tried on every run.
     Failure = "building the preamble failed: " +
               (Errors.Text.empty() ? std::string("the compiler gave up")
@@ -324,8 +331,7 @@ PreambleCache::build(const std::string &Key, const std::string &File,
     writeAtomically(path(Key, ".failed"), Failure + "\n");
     return std::nullopt;
   }
-  if (fs::rename(Temp, Pch)) {
-    fs::remove(Temp);
+  if (Out->commit()) {
     Failure = "cannot write " + Pch;
     return std::nullopt;
   }

@@ -1,6 +1,7 @@
 //===--- Summaries.cpp - the --summaries-dir store -------------------------===//
 
 #include "Summaries.h"
+#include "CacheDirectory.h"
 #include "CacheLayout.h"
 #include "Paths.h"
 #include "FindingsCache.h"
@@ -353,34 +354,6 @@ void SummaryStore::assignOwners(ExternalSummaries &To,
     for (const std::string &Callable : S.HeaderCallables)
       To.setOwner(Callable, S.MainFile);
   }
-}
-
-// Writes Text to a temporary file of a name no other writer uses (runs in
-// other processes or threads write the same summary at the same time), then
-// renames it over Path: a reader sees the old file or the new one, never a
-// part. The temporary name does not end in ".summary.json", so a reader
-// listing the directory never takes one for a summary.
-std::error_code writeAtomically(llvm::StringRef Path, llvm::StringRef Text) {
-  int FD = -1;
-  llvm::SmallString<256> Temp;
-  if (std::error_code EC = llvm::sys::fs::createUniqueFile(
-          Path + ".tmp-%%%%%%%%%%%%", FD, Temp))
-    return EC;
-  std::error_code EC;
-  {
-    llvm::raw_fd_ostream OS(FD, /*shouldClose=*/true);
-    OS << Text;
-    OS.close();
-    if (OS.has_error()) {
-      EC = OS.error();
-      OS.clear_error();
-    }
-  }
-  if (!EC)
-    EC = llvm::sys::fs::rename(Temp, Path);
-  if (EC)
-    llvm::sys::fs::remove(Temp);
-  return EC;
 }
 
 std::string SummaryStore::store(TUSummary S, llvm::StringRef CommandHash,

@@ -10,6 +10,7 @@
 #define REMATCH_TOOL_SUMMARIES_H
 
 #include "AnalysisHost.h"
+#include "CacheDirectory.h"
 #include "ExternalSummaries.h"
 #include "Scheduler.h"
 #include "Summary.h"
@@ -29,10 +30,6 @@ using clang::tidy::rematch::TUSummary;
 // Content hash of a file (hex); empty when it cannot be read.
 std::string hashFile(llvm::StringRef Path);
 
-// Writes Text to a temporary file in Path's directory, then renames it over
-// Path: a reader (another run, another thread) sees the old file or the new
-// one, never a part.
-std::error_code writeAtomically(llvm::StringRef Path, llvm::StringRef Text);
 // "size:mtime" of a file, or empty: a cheap first look before hashing.
 std::string stampOf(llvm::StringRef Path);
 // A summary is reused only under the same compile command (Args run in

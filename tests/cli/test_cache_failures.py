@@ -21,6 +21,7 @@ import os
 import subprocess
 import sys
 import tempfile
+import time
 import unittest
 
 TOOLS = argparse.Namespace()
@@ -123,6 +124,47 @@ class CacheFailures(unittest.TestCase):
         self.assertNotIn(": error: ", err)
         with open(path) as f:
             self.assertEqual(json.load(f)["format"], "rematch-summary")
+
+
+class KilledRuns(unittest.TestCase):
+    """What a run killed while writing left (a temporary beside an entry,
+    in the summaries or the preambles) is removed by the next run once it is
+    older than any write; a younger one may be a concurrent run's."""
+
+    def test_old_temporaries_are_removed(self):
+        with tempfile.TemporaryDirectory() as d:
+            with open(os.path.join(d, "a.cpp"), "w") as f:
+                f.write("int g; void f() { ++g; }\n")
+            cache = os.path.join(d, "cache")
+            preambles = cache + ".preambles"
+            os.makedirs(cache)
+            os.makedirs(preambles)
+            hour = 3600
+            left = {
+                os.path.join(cache, "a.cpp.0123456789abcdef.summary.json"
+                             ".tmp-0a1b2c3d4e5f"): 2 * hour,
+                os.path.join(preambles, "k.pch.tmp-d66c403fb1cf"): 3 * hour,
+                os.path.join(preambles, "k.pch-859986b8.tmp-d66c403fb1cf"
+                             ".tmp"): 3 * hour,
+                os.path.join(cache, "b.cpp.0123456789abcdef.summary.json"
+                             ".tmp-aaaaaaaaaaaa"): 60,
+            }
+            now = time.time()
+            for path, age in left.items():
+                with open(path, "w") as f:
+                    f.write("partial")
+                os.utime(path, (now - age, now - age))
+            p = subprocess.run([TOOLS.rematch, "--verbose",
+                                "--summaries-dir=" + cache, "a.cpp", "--",
+                                "-std=c++17"], cwd=d, capture_output=True,
+                               text=True, timeout=300)
+            self.assertEqual(p.returncode, 0, p.stderr)
+            self.assertIn("rematch: removed 3 temporary files that "
+                          "interrupted runs left in " + cache, p.stderr)
+            kept = [path for path in left if os.path.exists(path)]
+            self.assertEqual(kept, [list(left)[-1]])
+            self.assertTrue(any(n.endswith(".summary.json")
+                                for n in os.listdir(cache)))
 
 
 def main():

@@ -32,8 +32,7 @@ void removeTemporary(const std::string &Temp) {
   llvm::sys::DontRemoveFileOnSignal(Temp);
 }
 
-std::error_code renameTemporary(const std::string &Temp,
-                                llvm::StringRef Path) {
+std::error_code renameTemporary(const std::string &Temp, llvm::StringRef Path) {
   std::error_code EC = fs::rename(Temp, Path);
   if (EC)
     fs::remove(Temp);

@@ -59,8 +59,8 @@ bool isTemporary(llvm::StringRef Name);
 // Removes from the summaries directory Dir, and from its preamble cache,
 // the temporaries older than MaxAge (younger ones may be another run's
 // writes in progress); how many it removed.
-unsigned repairCache(llvm::StringRef Dir, std::chrono::seconds MaxAge =
-                                              std::chrono::hours(1));
+unsigned repairCache(llvm::StringRef Dir,
+                     std::chrono::seconds MaxAge = std::chrono::hours(1));
 
 } // namespace rematch::tool
 

@@ -1,4 +1,5 @@
-//===--- CallReach.h - where a call leads among this TU's bodies -*- C++ -*-===//
+//===--- CallReach.h - where a call leads among this TU's bodies -*- C++
+//-*-===//
 //
 // What the walk of a translation unit and the summary it exports agree on:
 // which calls lead to a body defined here, which to another TU, and which

@@ -62,7 +62,6 @@ private:
   llvm::DenseMap<const char *, std::string> Paths;
 };
 
-
 void EffectAnalysis::describeInputs(TUSummary &S) const {
   const SourceManager &SM = Ctx.getSourceManager();
   S.MainFile = plainMainFile(SM);
@@ -343,10 +342,10 @@ void EffectAnalysis::describeFunctions(
 
 // One function's facts as a summary records them: the calls it keeps (Keep,
 // or named), the effects and returned aliases on what those calls return.
-std::optional<FunctionFacts> EffectAnalysis::exportFunction(
-    const FunctionDecl &FD, const DirectFacts &F,
-    llvm::function_ref<bool(const CallSite &)> Keep,
-    PlainLocations &Where) const {
+std::optional<FunctionFacts>
+EffectAnalysis::exportFunction(const FunctionDecl &FD, const DirectFacts &F,
+                               llvm::function_ref<bool(const CallSite &)> Keep,
+                               PlainLocations &Where) const {
   FunctionFacts Out;
   Out.Usr = cachedUsr(&FD);
   if (Out.Usr.empty())
@@ -434,10 +433,10 @@ TUSummary EffectAnalysis::exportSummary() {
     return !Listed.contains(H.Callable);
   });
   // In a fixed order: the map's is the pointers'.
-  llvm::sort(S.Overrides, [](const SummaryOverride &A,
-                             const SummaryOverride &B) {
-    return std::tie(A.Method, A.Override) < std::tie(B.Method, B.Override);
-  });
+  llvm::sort(
+      S.Overrides, [](const SummaryOverride &A, const SummaryOverride &B) {
+        return std::tie(A.Method, A.Override) < std::tie(B.Method, B.Override);
+      });
   return S;
 }
 

@@ -110,7 +110,8 @@ TEST_F(CacheDirectoryTest, AnInterruptedWriteLeavesNoTemporary) {
 }
 
 TEST_F(CacheDirectoryTest, TemporariesAreTellable) {
-  EXPECT_TRUE(isTemporary("a.cpp.0123456789abcdef.summary.json.tmp-0a1b2c3d4e5f"));
+  EXPECT_TRUE(
+      isTemporary("a.cpp.0123456789abcdef.summary.json.tmp-0a1b2c3d4e5f"));
   // The compiler's own temporary of a precompiled header written to one.
   EXPECT_TRUE(isTemporary("k.pch-859986b8.tmp-d66c403fb1cf.tmp"));
   EXPECT_FALSE(isTemporary("a.cpp.0123456789abcdef.summary.json"));

@@ -150,7 +150,7 @@ TEST_F(PreambleTest, AFailedBuildIsRememberedNotRetried) {
 
 TEST_F(PreambleTest, NothingToPrecompile) {
   write("c.cpp", "int f() { return 1; }\n"); // no #include
-  write("d.c", "#include \"h.h\"\n");         // C
+  write("d.c", "#include \"h.h\"\n");        // C
   for (const char *File : {"c.cpp", "d.c"}) {
     run(File);
     EXPECT_TRUE(run(File).Args.empty()) << File;

@@ -26,7 +26,7 @@ std::string dependencyText(
 }
 
 std::string FindingsCache::pathFor(llvm::StringRef MainFile) const {
-  return clang::tidy::rematch::CacheLayout(Dir).findings(MainFile);
+  return Names.findings(MainFile);
 }
 
 std::optional<FileOutcome> FindingsCache::lookup(

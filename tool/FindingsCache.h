@@ -25,7 +25,7 @@ class FindingsCache {
 public:
   // Dir: the summaries' directory. Options: what else shapes an outcome.
   FindingsCache(std::string Dir, std::string Options)
-      : Dir(std::move(Dir)), Options(std::move(Options)) {}
+      : Names(std::move(Dir)), Options(std::move(Options)) {}
 
   // The outcome kept for the file of Summary (its head is enough), if it was computed for this
   // very translation unit and options and what it depended on holds: at
@@ -44,7 +44,7 @@ public:
 private:
   std::string pathFor(llvm::StringRef MainFile) const;
 
-  std::string Dir;
+  clang::tidy::rematch::CacheLayout Names;
   std::string Options;
 };
 

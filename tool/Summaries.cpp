@@ -8,6 +8,7 @@
 #include "Compose.h"
 #include "Config.h"
 #include "llvm/Support/Process.h"
+#include <optional>
 #include <chrono>
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -61,7 +62,7 @@ std::string hashCommand(const std::vector<std::string> &Args,
 }
 
 std::string SummaryStore::pathFor(llvm::StringRef MainFile) const {
-  return clang::tidy::rematch::CacheLayout(Dir).summary(MainFile);
+  return Names.summary(MainFile);
 }
 
 void SummaryStore::keep(TUSummary S, std::string Body) {
@@ -216,21 +217,18 @@ public:
     if (clang::tidy::rematch::isOwnerDependency(Key) ||
         Recorded != clang::tidy::rematch::ExternalSummaries().hashOf(Key))
       return false;
-    if (clang::tidy::rematch::isProgramFactKey(Key)) {
-      if (!Facts) {
-        Facts = std::make_shared<ExternalSummaries>();
-        Facts->add(S);
-      }
-      return Facts->hashOf(Key) == Now;
+    if (!Alone) { // the program of S alone, as any program is viewed
+      Alone = SummaryStore::ofLink();
+      Alone->add(S);
+      View.emplace(*Alone, std::vector<std::string>());
     }
-    if (!Composed)
-      Composed = clang::tidy::rematch::composeSummaries({&S});
-    return Composed->hashOf(Key) == Now;
+    return View->hashOf(Key) == Now;
   }
 
 private:
   const TUSummary &S;
-  std::shared_ptr<ExternalSummaries> Facts, Composed;
+  std::unique_ptr<SummaryStore> Alone;
+  std::optional<ProgramView> View;
 };
 
 } // namespace
@@ -304,7 +302,7 @@ bool SummaryStore::systemInputsUnchanged(const std::string &Key) const {
     return It->second;
   if (Key.empty())
     return It->second = true; // a TU that read no system header
-  std::string Path = clang::tidy::rematch::CacheLayout(Dir).systemList(Key);
+  std::string Path = Names.systemList(Key);
   auto Buf = llvm::MemoryBuffer::getFile(Path);
   if (!Buf)
     return false;
@@ -372,7 +370,7 @@ std::string SummaryStore::store(TUSummary S, llvm::StringRef CommandHash,
   if (!S.SystemInputs.empty()) {
     S.SystemInputsKey = clang::tidy::rematch::hashText(List);
     std::string ListPath =
-        clang::tidy::rematch::CacheLayout(Dir).systemList(S.SystemInputsKey);
+        Names.systemList(S.SystemInputsKey);
     if (!InMemory && !llvm::sys::fs::exists(ListPath))
       if (std::error_code EC = writeAtomically(ListPath, List)) {
         Error = EC.message();

@@ -11,6 +11,7 @@
 
 #include "AnalysisHost.h"
 #include "CacheDirectory.h"
+#include "CacheLayout.h"
 #include "ExternalSummaries.h"
 #include "Scheduler.h"
 #include "Summary.h"
@@ -54,7 +55,7 @@ class SummaryStore {
 public:
   // InMemory: the directory cannot be used; summaries live in this run only.
   explicit SummaryStore(std::string Dir, bool InMemory = false)
-      : Dir(std::move(Dir)), InMemory(InMemory) {}
+      : Dir(Dir), Names(std::move(Dir)), InMemory(InMemory) {}
 
   // A store of the summaries a link holds (rematch report): nothing on the
   // disk, and a summary counts whether or not its file is there.
@@ -134,6 +135,7 @@ private:
   bool counts(const std::string &MainFile) const;
 
   std::string Dir;
+  clang::tidy::rematch::CacheLayout Names;
   bool InMemory;
   bool FilesMayBeAbsent = false;
   mutable std::mutex Mutex;

@@ -147,6 +147,49 @@ const TUSummary *SummaryStore::head(llvm::StringRef MainFile) const {
   return It == ByMainFile.end() ? nullptr : &It->second.S;
 }
 
+namespace {
+
+// The summaries of another format version a load found: an upgrade of
+// rematch finds a whole directory of them, said in one line, not one per
+// file. They are removed: this build never reads them, and one of a file
+// no longer analysed would be found again on every run.
+class OtherFormatSummaries {
+public:
+  void add(llvm::StringRef Path, int Version) {
+    Paths.push_back(Path.str());
+    Versions.insert(Version);
+  }
+  void removeAndSay(llvm::StringRef Dir, llvm::raw_ostream &Err) {
+    if (Paths.empty())
+      return;
+    for (const std::string &P : Paths) {
+      llvm::sys::fs::remove(P);
+      llvm::sys::fs::remove(
+          clang::tidy::rematch::CacheLayout::bodiesOfSummary(P));
+    }
+    std::string Listed;
+    for (int V : Versions)
+      Listed += (Listed.empty() ? "" : ", ") + std::to_string(V);
+    if (Paths.size() == 1)
+      Err << Paths.front() << ": warning: a summary";
+    else
+      Err << Dir << ": warning: " << Paths.size() << " summaries";
+    Err << " of format version " << Listed
+        << ", written by another build of rematch (this one reads version "
+        << clang::tidy::rematch::SummaryFormatVersion
+        << "), removed; "
+        << (Paths.size() == 1 ? "rebuilt when its file is analysed"
+                              : "rebuilt as their files are analysed")
+        << "\n";
+  }
+
+private:
+  std::vector<std::string> Paths;
+  std::set<int> Versions;
+};
+
+} // namespace
+
 bool SummaryStore::load(llvm::raw_ostream &Err) {
   if (InMemory)
     return true;
@@ -156,6 +199,7 @@ bool SummaryStore::load(llvm::raw_ostream &Err) {
     return false;
   }
   std::error_code EC;
+  OtherFormatSummaries OtherFormat;
   for (llvm::sys::fs::directory_iterator It(Dir, EC), End; It != End && !EC;
        It.increment(EC)) {
     llvm::StringRef Path = It->path();
@@ -170,13 +214,23 @@ bool SummaryStore::load(llvm::raw_ostream &Err) {
     llvm::Expected<TUSummary> S = clang::tidy::rematch::parseSummaryHead(
         (*Buf)->getBuffer(), Path, Body);
     if (!S) {
-      // Damaged or half-written (a run killed while writing): never
-      // trusted, rebuilt; a warning, since nothing is lost.
       std::string Why;
+      int Version = -1;
       llvm::handleAllErrors(
           S.takeError(),
-          [&](const clang::tidy::rematch::SummaryError &E) { Why = E.what(); },
+          [&](const clang::tidy::rematch::SummaryError &E) {
+            Why = E.what();
+            Version = E.otherVersion();
+          },
           [&](const llvm::ErrorInfoBase &E) { Why = E.message(); });
+      if (Version >= 0) {
+        // Another build's format: this one never reads it, so it goes
+        // (with its bodies' records), said once for the directory below.
+        OtherFormat.add(Path, Version);
+        continue;
+      }
+      // Damaged or half-written (a run killed while writing): never
+      // trusted, rebuilt; a warning, since nothing is lost.
       Err << Path << ": warning: " << Why << " (ignored; it will be rebuilt)\n";
       continue;
     }
@@ -192,6 +246,7 @@ bool SummaryStore::load(llvm::raw_ostream &Err) {
         << EC.message() << "\n";
     return false;
   }
+  OtherFormat.removeAndSay(Dir, Err);
   return true;
 }
 

@@ -24,7 +24,11 @@ std::string CacheLayout::summary(llvm::StringRef MainFile) const {
 }
 
 std::string CacheLayout::bodies(llvm::StringRef MainFile) const {
-  return summary(MainFile) + ".bodies";
+  return bodiesOfSummary(summary(MainFile));
+}
+
+std::string CacheLayout::bodiesOfSummary(llvm::StringRef SummaryPath) {
+  return (SummaryPath + ".bodies").str();
 }
 
 std::string CacheLayout::findings(llvm::StringRef MainFile) const {

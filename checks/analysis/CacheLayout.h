@@ -35,6 +35,8 @@ public:
   std::string systemList(llvm::StringRef Key) const;
   std::string preambles() const { return Dir + PreamblesSuffix.str(); }
 
+  // The bodies' records beside the summary at SummaryPath.
+  static std::string bodiesOfSummary(llvm::StringRef SummaryPath);
   // Whether Path names a summary (of any directory).
   static bool isSummary(llvm::StringRef Path);
   // Whether Dir is a preamble cache (of any summaries directory).

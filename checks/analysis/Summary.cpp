@@ -67,6 +67,7 @@ std::optional<Root> parseRoot(llvm::StringRef Whole) {
 class Reader {
 public:
   explicit Reader(llvm::StringRef Path) : Path(Path) {}
+  llvm::StringRef path() const { return Path; }
 
   llvm::Error error(const llvm::Twine &What) const {
     return llvm::make_error<SummaryError>(
@@ -696,8 +697,12 @@ llvm::Error readHead(Reader &R, const sj::Object &O, TUSummary &S,
   if (!Version)
     return Version.takeError();
   if (*Version != SummaryFormatVersion)
-    return R.error("version " + llvm::Twine(*Version) + ", expected " +
-                   llvm::Twine(SummaryFormatVersion));
+    return llvm::make_error<SummaryError>(
+        R.path().str(),
+        ("invalid summary file: version " + llvm::Twine(*Version) +
+         ", expected " + llvm::Twine(SummaryFormatVersion))
+            .str(),
+        int(*Version));
   if (llvm::Error E = R.fields(O, {{"main_file", &S.MainFile},
                                   {"command_hash", &S.CommandHash},
                                   {"writer", &S.Writer},

@@ -233,10 +233,14 @@ std::string serializeSummary(const TUSummary &S);
 class SummaryError : public llvm::ErrorInfo<SummaryError> {
 public:
   static char ID;
-  SummaryError(std::string Path, std::string What)
-      : Path(std::move(Path)), What(std::move(What)) {}
+  SummaryError(std::string Path, std::string What, int OtherVersion = -1)
+      : Path(std::move(Path)), What(std::move(What)),
+        OtherVersion(OtherVersion) {}
   const std::string &path() const { return Path; }
   const std::string &what() const { return What; }
+  // A whole summary of another format version (an older or newer rematch
+  // wrote it): that version; -1 for a damaged or foreign file.
+  int otherVersion() const { return OtherVersion; }
   void log(llvm::raw_ostream &OS) const override {
     OS << Path << ": error: " << What;
   }
@@ -246,6 +250,7 @@ public:
 
 private:
   std::string Path, What;
+  int OtherVersion;
 };
 
 // Reads the summary file at Path and parses it (parseSummary); a file that

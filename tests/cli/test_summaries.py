@@ -837,6 +837,38 @@ float Logged::forward(float x) { std::printf("%f", x); return x; }
         self.corrupt_and_rerun(json.dumps({"format": "rematch-summary",
                                            "version": 0}))
 
+    def test_a_directory_of_another_format_is_said_once_and_cleared(self):
+        # An upgrade of rematch finds every summary in an older format: one
+        # warning for the directory, not one per file; and a summary of a
+        # file no longer analysed (c.cpp here) goes too, or it would be
+        # found again on every run.
+        self.run_rematch(["a.cpp", "b.cpp", "c.cpp"])
+        for name in self.summary_files():
+            path = os.path.join(self.sums, name)
+            with open(path) as f:
+                text = f.read()
+            self.assertIn('"version":10', text)
+            with open(path, "w") as f:
+                f.write(text.replace('"version":10', '"version":9', 1))
+        doc, err, _ = self.run_rematch(["a.cpp", "b.cpp"])
+        warnings = [l for l in err.splitlines() if "warning" in l]
+        self.assertEqual(warnings, [
+            self.sums + ": warning: 3 summaries of format version 9, written "
+            "by another build of rematch (this one reads version 10), "
+            "removed; rebuilt as their files are analysed"], err)
+        left = sorted(n.split(".")[0] for n in self.summary_files())
+        self.assertEqual(left, ["a", "b"])
+        for name in self.summary_files():
+            with open(os.path.join(self.sums, name)) as f:
+                self.assertEqual(json.loads(f.readline().rstrip(",\n") + "}")
+                                 ["version"], 10)
+        _, err, _ = self.run_rematch(["a.cpp", "b.cpp"])
+        self.assertNotIn("warning", err)
+        # What a fresh directory reports.
+        shutil.rmtree(self.sums)
+        fresh, _, _ = self.run_rematch(["a.cpp", "b.cpp"])
+        self.assertEqual(self.findings(doc), self.findings(fresh))
+
     def test_wrong_types_are_ignored_and_rebuilt(self):
         self.corrupt_and_rerun(json.dumps({
             "format": "rematch-summary", "version": 1, "main_file": 7}))

@@ -11,19 +11,26 @@ linux-sandbox, so every action sees only its declared inputs:
 - editing one file re-runs exactly its summarize and the link and report
   actions of the targets that depend on it (--explain);
 - after `bazel clean`, with --disk_cache, no action executes;
-- rematch_test fails on the finding and passes once the code is fixed.
+- rematch_test fails on the finding and passes once the code is fixed;
+- a second checkout at another path (another output base, as on another
+  machine) over a remote cache (--remote_cache, Bazel's HTTP protocol,
+  served here by a small in-process server) executes no action, and its
+  SARIF is the first checkout's, byte for byte.
 
 Usage: test_bazel.py --rematch <rematch> --models <dir> --root <repository>
        [--bazel bazel] [unittest arguments]
 """
 
 import argparse
+import http.server
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
+import threading
 import unittest
 
 TOOLS = argparse.Namespace()
@@ -69,6 +76,62 @@ def write(path, text):
         f.write(text)
 
 
+class HttpCache:
+    """Bazel's HTTP remote cache protocol (PUT and GET of /ac/<hash> and
+    /cas/<hash>) over a dictionary, on a free local port."""
+
+    def __enter__(self):
+        blobs = self.blobs = {}
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"  # Bazel keeps its connections
+
+            def do_PUT(self):
+                if self.headers.get("Transfer-Encoding") == "chunked":
+                    body = b""
+                    while True:
+                        n = int(self.rfile.readline().split(b";")[0], 16)
+                        body += self.rfile.read(n)
+                        self.rfile.readline()  # the chunk's CRLF
+                        if n == 0:
+                            break
+                else:
+                    body = self.rfile.read(
+                        int(self.headers.get("Content-Length", 0)))
+                blobs[self.path] = body
+                self.send_response(200)
+                self.send_header("Content-Length", "0")
+                self.end_headers()
+
+            def do_GET(self):
+                if self.path not in blobs:
+                    self.send_response(404)
+                    self.send_header("Content-Length", "0")
+                    self.end_headers()
+                    return
+                body = blobs[self.path]
+                self.send_response(200)
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
+
+            def do_HEAD(self):
+                self.send_response(200 if self.path in blobs else 404)
+                self.send_header("Content-Length", "0")
+                self.end_headers()
+
+            def log_message(self, *args):
+                pass
+
+        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+        return "http://127.0.0.1:%d" % self.server.server_address[1]
+
+    def __exit__(self, *exc):
+        self.server.shutdown()
+        self.server.server_close()
+
+
 def results(sarif_text):
     doc = json.loads(sarif_text)
     out = set()
@@ -112,7 +175,7 @@ class Aspect(unittest.TestCase):
         cls._tmp.cleanup()
 
     @classmethod
-    def bazel_argv(cls, command, args):
+    def bazel_argv(cls, command, args, disk_cache=None):
         offline = os.path.join(TOOLS.root, "bazel", "offline")
         return [TOOLS.bazel, "--batch", "--output_user_root=" + cls.user_root,
                 command,
@@ -121,22 +184,24 @@ class Aspect(unittest.TestCase):
                 "--override_repository=remote_coverage_tools=" + offline +
                 "/remote_coverage_tools",
                 "--spawn_strategy=linux-sandbox", "--cxxopt=-std=c++17",
-                "--disk_cache=" + cls.disk_cache, *args]
+                "--disk_cache=" + (cls.disk_cache if disk_cache is None
+                                   else disk_cache), *args]
 
-    def bazel(self, command, *args, ok=True):
-        p = subprocess.run(self.bazel_argv(command, list(args)), cwd=self.ws,
-                           capture_output=True, text=True, timeout=900)
+    def bazel(self, command, *args, ok=True, ws=None, disk_cache=None):
+        p = subprocess.run(self.bazel_argv(command, list(args), disk_cache),
+                           cwd=ws or self.ws, capture_output=True, text=True,
+                           timeout=900)
         if ok:
             self.assertEqual(p.returncode, 0, p.stderr[-6000:])
         return p
 
-    def build_aspect(self, *extra):
+    def build_aspect(self, *extra, **where):
         return self.bazel("build", *TARGETS, ASPECT, "--output_groups=rematch",
-                          *extra)
+                          *extra, **where)
 
-    def sarif(self, target):
+    def sarif(self, target, ws=None):
         package, name = target[2:].split(":")
-        with open(os.path.join(self.ws, "bazel-bin", package,
+        with open(os.path.join(ws or self.ws, "bazel-bin", package,
                                name + ".rematch.sarif")) as f:
             return f.read()
 
@@ -191,6 +256,36 @@ class Aspect(unittest.TestCase):
             self.bazel("test", "//app:train_rematch")
         finally:
             write(os.path.join(self.ws, "app/train.cpp"), FILES["app/train.cpp"])
+
+    def test_5_another_checkout_elsewhere_hits_a_remote_cache(self):
+        # Both without a disk cache: what the second finds, the first put
+        # in the remote cache.
+        other = os.path.join(self._tmp.name, "elsewhere", "checkout")
+        shutil.copytree(self.ws, other, symlinks=True,
+                        ignore=shutil.ignore_patterns("bazel-*"))
+        with HttpCache() as url:
+            self.bazel("clean")
+            self.build_aspect("--remote_cache=" + url, disk_cache="")
+            p = self.build_aspect("--remote_cache=" + url, ws=other,
+                                  disk_cache="")
+            try:
+                line = [l for l in p.stderr.splitlines()
+                        if " processes: " in l][-1]
+                self.assertRegex(line, r"\b9 remote cache hit")
+                self.assertNotIn("linux-sandbox", line)
+                served = {t: self.sarif(t, other) for t in TARGETS}
+                # And made there, with no cache: the same bytes (a cache hit
+                # proves only that the actions' keys are the same).
+                self.bazel("clean", ws=other, disk_cache="")
+                p = self.build_aspect(ws=other, disk_cache="")
+                line = [l for l in p.stderr.splitlines()
+                        if " processes: " in l][-1]
+                self.assertRegex(line, r"\b9 linux-sandbox")
+                for t in TARGETS:
+                    self.assertEqual(served[t], self.sarif(t), t)
+                    self.assertEqual(self.sarif(t, other), self.sarif(t), t)
+            finally:
+                self.bazel("clean", ws=other, disk_cache="")
 
 
 def main():

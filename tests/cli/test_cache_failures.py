@@ -5,7 +5,7 @@ run reports exactly what a run with room reports (findings, exit code), in
 threads and in forked workers, with one warning. A damaged entry is a
 warning, rebuilt, never trusted.
 
-The project is bench/wholeprogram_bench.py's generated 40 files. The full
+The project is bench/wholeprogram_bench.py's generated 20 files. The full
 disk (a 24 KiB tmpfs) and the read-only bind mount need root and a kernel
 that lets this process mount; elsewhere those two tests are skipped, and
 /proc/self (a directory no file can be created in, even by root) stands for
@@ -44,7 +44,7 @@ class CacheFailures(unittest.TestCase):
         cls._tmp = tempfile.TemporaryDirectory()
         cls.project = os.path.join(cls._tmp.name, "project")
         os.makedirs(cls.project)
-        wholeprogram_bench.generate(cls.project, 40, 10)
+        wholeprogram_bench.generate(cls.project, 20, 10)
         cls.files = sorted(f for f in os.listdir(cls.project)
                            if f.endswith(".cpp"))
         cls.roomy = cls.run_rematch(os.path.join(cls._tmp.name, "roomy"))

@@ -92,6 +92,10 @@ class TestSubproject(TempTest):
             rc, out = run([os.path.join(build, "torch_app")])
             self.assertEqual(rc, 0, out)
             self.assertIn("checkpointed backward agrees with the plain one", out)
+            # The callable kinds compile with the parent's g++ and run.
+            rc, out = run([os.path.join(build, "callable_test"), "--gtest_brief=1"])
+            self.assertEqual(rc, 0, out)
+            self.assertRegex(out, r"PASSED.* [1-9][0-9]* tests")
 
 
 class TestTopLevelCompilers(TempTest):

@@ -1,6 +1,7 @@
 //===--- FindingsCache.cpp - findings of unchanged files ------------------===//
 
 #include "FindingsCache.h"
+#include "CacheDirectory.h"
 #include "CacheLayout.h"
 #include "Summaries.h"
 #include "llvm/Support/FileSystem.h"

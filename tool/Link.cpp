@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "CacheDirectory.h"
 #include "Driver.h"
 #include "FactsFile.h"
 #include "Steps.h"

@@ -1,6 +1,7 @@
 //===--- Preamble.cpp - precompiled preambles of edited files -------------===//
 
 #include "Preamble.h"
+#include "CacheDirectory.h"
 #include "Summaries.h"
 #include "analysis/Summary.h"
 #include "clang/Basic/FileManager.h"

@@ -193,14 +193,14 @@ private:
 bool SummaryStore::load(llvm::raw_ostream &Err) {
   if (InMemory)
     return true;
-  if (std::error_code EC = llvm::sys::fs::create_directories(Dir)) {
-    Err << Dir << ": error: cannot create the summaries directory: "
+  if (std::error_code EC = llvm::sys::fs::create_directories(Names.dir())) {
+    Err << Names.dir() << ": error: cannot create the summaries directory: "
         << EC.message() << "\n";
     return false;
   }
   std::error_code EC;
   OtherFormatSummaries OtherFormat;
-  for (llvm::sys::fs::directory_iterator It(Dir, EC), End; It != End && !EC;
+  for (llvm::sys::fs::directory_iterator It(Names.dir(), EC), End; It != End && !EC;
        It.increment(EC)) {
     llvm::StringRef Path = It->path();
     if (!clang::tidy::rematch::CacheLayout::isSummary(Path))
@@ -242,11 +242,11 @@ bool SummaryStore::load(llvm::raw_ostream &Err) {
     keep(std::move(*S), Body.str());
   }
   if (EC) {
-    Err << Dir << ": error: cannot read the summaries directory: "
+    Err << Names.dir() << ": error: cannot read the summaries directory: "
         << EC.message() << "\n";
     return false;
   }
-  OtherFormat.removeAndSay(Dir, Err);
+  OtherFormat.removeAndSay(Names.dir(), Err);
   return true;
 }
 

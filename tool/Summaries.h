@@ -10,7 +10,6 @@
 #define REMATCH_TOOL_SUMMARIES_H
 
 #include "AnalysisHost.h"
-#include "CacheDirectory.h"
 #include "CacheLayout.h"
 #include "ExternalSummaries.h"
 #include "Scheduler.h"
@@ -55,7 +54,7 @@ class SummaryStore {
 public:
   // InMemory: the directory cannot be used; summaries live in this run only.
   explicit SummaryStore(std::string Dir, bool InMemory = false)
-      : Dir(Dir), Names(std::move(Dir)), InMemory(InMemory) {}
+      : Names(std::move(Dir)), InMemory(InMemory) {}
 
   // A store of the summaries a link holds (rematch report): nothing on the
   // disk, and a summary counts whether or not its file is there.
@@ -134,8 +133,7 @@ private:
   // Whether a summary whose file no longer exists still counts.
   bool counts(const std::string &MainFile) const;
 
-  std::string Dir;
-  clang::tidy::rematch::CacheLayout Names;
+  clang::tidy::rematch::CacheLayout Names; // its dir() is the directory
   bool InMemory;
   bool FilesMayBeAbsent = false;
   mutable std::mutex Mutex;

@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Analyzer.h"
+#include "CacheDirectory.h"
 #include "Compose.h"
 #include "Config.h"
 #include "Driver.h"

@@ -15,7 +15,6 @@
 #include "clang/Basic/SourceManager.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringSet.h"
-#include <functional>
 #include <tuple>
 
 namespace clang::tidy::rematch {
@@ -174,7 +173,7 @@ struct ExportedFunctions {
 
 // Where a call leads, for the summary (CallReacher, and held places).
 using ReachOf =
-    std::function<CallReach(const CallSite &, const FunctionDecl *&)>;
+    llvm::function_ref<CallReach(const CallSite &, const FunctionDecl *&)>;
 
 // An effect another TU can see: on something outside the function, not on
 // a lambda's capture.
@@ -250,7 +249,7 @@ std::optional<SummaryCall> exportCall(const CallSite &C, PlainLocations &Where,
 // own or an external call, or that return an alias (a caller may write
 // through it), then every caller of one, up the local call graph.
 std::vector<bool> mayHaveEffects(const ExportedFunctions &L,
-                                 const ReachOf &Reach) {
+                                 ReachOf Reach) {
   std::vector<bool> May(L.Defs.size(), false);
   std::vector<std::vector<unsigned>> Callers(L.Defs.size());
   std::vector<unsigned> Work;

@@ -1,8 +1,7 @@
 //===--- Driver.cpp - run the checks over files, gather results -----------===//
 
 #include "Driver.h"
-#include "CacheDirectory.h"
-#include "CacheLayout.h"
+#include "ProgramCache.h"
 #include "Analyzer.h"
 #include "Paths.h"
 #include "Config.h"
@@ -12,7 +11,6 @@
 #include "Output.h"
 #include "RematchCheck.h"
 #include "RematchOptions.h"
-#include "Preamble.h"
 #include "Scheduler.h"
 #include "SkipBodies.h"
 #include "Summaries.h"
@@ -368,14 +366,14 @@ chooseSummaries(const CliOptions &O, llvm::raw_ostream &Err) {
 // nothing when the summaries directory cannot be used.
 std::optional<std::vector<FileOutcome>>
 analyseAll(const CliOptions &O, const std::optional<SummariesRun> &Summaries,
-           Analyzer &A, const FileSet &Files, const SerializedDatabase &DB,
-           llvm::raw_ostream &Err) {
-  if (!Summaries)
+           ProgramCache *Cache, Analyzer &A, const FileSet &Files,
+           const SerializedDatabase &DB, llvm::raw_ostream &Err) {
+  if (!Summaries || !Cache)
     return analyseFiles(
         Files.ToAnalyse, scheduleOptions(O),
         [&](const std::string &Path) { return A.analyse(Path); });
   return analyseWithSummaries(
-      *Summaries, Files.ToAnalyse, scheduleOptions(O), DB,
+      *Summaries, *Cache, Files.ToAnalyse, scheduleOptions(O), DB,
       [&](const std::string &Path,
           const clang::tidy::rematch::AnalysisHost &Host) {
         return A.analyse(Path, Host);
@@ -535,12 +533,20 @@ int runRematch(const CliOptions &O, llvm::raw_ostream &Err) {
     return UsageError;
   }
 
-  // What interrupted runs left in the cache goes first.
-  if (*Summaries && !Summaries->value().InMemory)
-    if (unsigned N = repairCache(Summaries->value().Dir); N && O.Verbose)
+  // The cache, with the preambles kept beside (not inside: CI jobs copy
+  // it whole) the summaries' directory; a --summaries-only run (phase one
+  // of a CI matrix) parses each file once and builds no preamble. What
+  // interrupted runs left in it goes first.
+  std::optional<ProgramCache> Cache;
+  if (*Summaries) {
+    Cache.emplace(**Summaries, O.SummariesOnly || O.NoCache
+                                   ? 0
+                                   : uint64_t(O.PreambleCacheMiB) << 20);
+    if (unsigned N = Cache->repair(); N && O.Verbose)
       Err << "rematch: removed " << N << " temporary file"
           << (N == 1 ? "" : "s") << " that interrupted runs left in "
           << Summaries->value().Dir << "\n";
+  }
 
   SourceCache Src;
   PathNamer Names(O.Files);
@@ -550,18 +556,11 @@ int runRematch(const CliOptions &O, llvm::raw_ostream &Err) {
     R.SummariesCache = Summaries->value().Dir;
   FileSet Files = collectFiles(O, *DB, Names, R);
 
-  // Step 4, the analysis: file by file, or over the summaries, with the
-  // preambles kept beside (not inside: CI jobs copy it whole) the summaries'
-  // directory. A --summaries-only run (phase one of a CI matrix) parses each
-  // file once and keeps none.
-  std::optional<PreambleCache> Preambles;
-  if (*Summaries && O.PreambleCacheMiB > 0 && !O.SummariesOnly && !O.NoCache)
-    Preambles.emplace(
-        clang::tidy::rematch::CacheLayout(Summaries->value().Dir).preambles(),
-                      uint64_t(O.PreambleCacheMiB) << 20);
-  Analyzer A(O, SharedDB, Src, Names, Preambles ? &*Preambles : nullptr);
+  // Step 4, the analysis: file by file, or over the summaries.
+  Analyzer A(O, SharedDB, Src, Names, Cache ? Cache->preambles() : nullptr);
   std::optional<std::vector<FileOutcome>> Outcomes =
-      analyseAll(O, *Summaries, A, Files, SharedDB, Err);
+      analyseAll(O, *Summaries, Cache ? &*Cache : nullptr, A, Files, SharedDB,
+                 Err);
   if (!Outcomes)
     return UsageError;
   // Said under --verbose, worded before the statuses move into the results.

@@ -4,7 +4,7 @@
 #include "CacheDirectory.h"
 #include "CacheLayout.h"
 #include "Paths.h"
-#include "FindingsCache.h"
+#include "ProgramCache.h"
 #include "Compose.h"
 #include "Config.h"
 #include "llvm/Support/Process.h"
@@ -457,12 +457,12 @@ std::string runToken() {
 // stale files, phase two over the files whose findings need a parse.
 class WholeProgramRun {
 public:
-  WholeProgramRun(const SummariesRun &R, const std::vector<std::string> &Files,
-                  const ScheduleOptions &S,
-                  AnalyseWithHost Analyse, llvm::raw_ostream &Err)
-      : R(R), Files(Files), S(S), Analyse(Analyse), Err(Err),
-        Store(std::make_unique<SummaryStore>(R.Dir, R.InMemory)),
-        Out(Files.size()),
+  WholeProgramRun(const SummariesRun &R, ProgramCache &Cache,
+                  const std::vector<std::string> &Files,
+                  const ScheduleOptions &S, AnalyseWithHost Analyse,
+                  llvm::raw_ostream &Err)
+      : R(R), Cache(Cache), Store(Cache.summaries()), Files(Files), S(S),
+        Analyse(Analyse), Err(Err), Out(Files.size()),
         Done(Files.size(), false), Token(runToken()) {
     for (const std::string &F : Files)
       Abs.push_back(absolutePath(F));
@@ -472,7 +472,7 @@ public:
 
   std::optional<std::vector<FileOutcome>>
   run(const clang::tooling::CompilationDatabase &DB) {
-    if (!Store->load(Err))
+    if (!Store.load(Err))
       return std::nullopt;
     hashCommands(DB);
     summariseStale();
@@ -503,24 +503,9 @@ private:
   // The stored summaries but Exclude's, composed, with their owners.
   std::shared_ptr<ExternalSummaries>
   compose(const std::set<std::string> &Exclude) const {
-    std::shared_ptr<ExternalSummaries> C = Store->composed(Exclude);
-    Store->assignOwners(*C, RunFiles);
+    std::shared_ptr<ExternalSummaries> C = Store.composed(Exclude);
+    Store.assignOwners(*C, RunFiles);
     return C;
-  }
-
-  // The first word of a file of records (BodyReplay.h): their format.
-  static constexpr const char *BodiesFormat = "rematch-bodies-1";
-
-  // What the records of a file's bodies (BodyReplay.h) were made with:
-  // its summary's compile command and every other file it read, by content
-  // (a file touched but not changed keeps the key).
-  static std::string bodiesKey(const TUSummary &S) {
-    std::string All = S.CommandHash + "\n" + S.SystemInputsKey + "\n";
-    for (const auto &[File, Hash] : S.Inputs)
-      if (File != S.MainFile)
-        All += File + "\t" + llvm::StringRef(Hash).split('@').first.str() +
-               "\n";
-    return clang::tidy::rematch::hashText(All);
   }
 
   // A file analysed before has its bodies recorded; they are replayed when
@@ -531,44 +516,31 @@ private:
   withBodies(const std::string &Path,
              const clang::tidy::rematch::AnalysisHost &Host) const {
     clang::tidy::rematch::AnalysisHost H = Host;
-    if (R.InMemory)
+    if (Cache.inMemory())
       return H;
     std::string A = absolutePath(Path);
-    const TUSummary *Old = Store->head(A);
+    const TUSummary *Old = Store.head(A);
     if (!Old)
       return H; // a first sighting: nothing is recorded
-    std::string Records = clang::tidy::rematch::CacheLayout(R.Dir).bodies(A);
-    H.BodySink = [this, A, Records](std::string Text) {
-      const TUSummary *Now = Store->head(A);
-      // The key, then a hash of the records: a damaged file is not used.
-      if (Now && !Text.empty())
-        (void)writeAtomically(Records,
-                              BodiesFormat + (" " + bodiesKey(*Now)) + " " +
-                                  clang::tidy::rematch::hashText(Text) +
-                                  "\n" + Text);
+    H.BodySink = [this, A](std::string Text) {
+      if (const TUSummary *Now = Store.head(A))
+        Cache.keepBodies(*Now, Text);
     };
     auto Cmd = CommandOf.find(A);
-    if (R.NoCache || Cmd == CommandOf.end() ||
-        !Store->isFresh(A, Cmd->second, /*ButMainFile=*/true))
+    if (Cmd == CommandOf.end() ||
+        !Store.isFresh(A, Cmd->second, /*ButMainFile=*/true))
       return H;
-    auto Buf = llvm::MemoryBuffer::getFile(Records);
-    if (!Buf)
+    std::string Expected;
+    H.Bodies = Cache.bodies(*Old, Expected);
+    if (!H.Bodies)
       return H;
-    auto [Head, Text] = (*Buf)->getBuffer().split('\n');
-    auto [Format, KeyHash] = Head.split(' ');
-    auto [Key, Hash] = KeyHash.split(' ');
-    if (Format != BodiesFormat || Key != bodiesKey(*Old) ||
-        Hash != clang::tidy::rematch::hashText(Text))
-      return H;
-    H.Bodies = std::make_shared<clang::tidy::rematch::BodyReplay>(Text);
-    std::string Expected = Key.str();
     H.Sink = [this, Inner = Host.Sink, Replay = H.Bodies, Expected,
               A](TUSummary T) {
       Inner(std::move(T));
-      const TUSummary *Now = Store->head(A);
+      const TUSummary *Now = Store.head(A);
       // The parse read other files than the records were made with (a
       // retry() would too).
-      if (!Now || bodiesKey(*Now) != Expected)
+      if (!Now || ProgramCache::bodiesKey(*Now) != Expected)
         Replay->failAll();
     };
     return H;
@@ -610,7 +582,7 @@ private:
     std::set<std::string> StaleFiles;
     for (size_t I = 0; I < Files.size(); ++I) {
       const std::string &Hash = CommandOf[Abs[I]];
-      if (Hash.empty() || R.NoCache || !Store->isFresh(Abs[I], Hash)) {
+      if (Hash.empty() || R.NoCache || !Store.isFresh(Abs[I], Hash)) {
         Stale.push_back(I);
         StaleFiles.insert(Abs[I]);
       }
@@ -628,7 +600,7 @@ private:
           T.Writer = Token;
           auto It = CommandOf.find(T.MainFile);
           std::string Error;
-          std::string Text = Store->store(
+          std::string Text = Store.store(
               std::move(T),
               It == CommandOf.end() ? llvm::StringRef() : It->second, Error);
           Kept.Summary = std::move(Text);
@@ -644,18 +616,18 @@ private:
     std::set<std::string> NotReturned;
     std::string CacheError;
     for (size_t I : Stale) {
-      const TUSummary *Own = Store->head(Abs[I]);
+      const TUSummary *Own = Store.head(Abs[I]);
       bool StoredHere = Own && Own->Writer == Token;
       if (!StoredHere && Out[I].Summary.empty())
         NotReturned.insert(Abs[I]);
       else if (!StoredHere)
-        Store->adopt(Out[I].Summary);
+        Store.adopt(Out[I].Summary);
       if (CacheError.empty())
         CacheError = Out[I].CacheError;
       Out[I].Summary.clear();
       Out[I].CacheError.clear();
     }
-    Store->reload(NotReturned);
+    Store.reload(NotReturned);
     if (!CacheError.empty())
       Err << R.Dir << ": warning: cannot write the summaries cache ("
           << CacheError
@@ -672,29 +644,29 @@ private:
   void reportRest() {
     // Composed once, and only when needed: a run where every file's
     // findings are kept for these very summaries composes nothing.
-    ProgramView Program(*Store, RunFiles);
-    const std::string Stamp = Store->stamp(RunFiles);
-    FindingsCache Cache(R.Dir, R.ReportOptions);
-    const bool Keep = !R.InMemory;
+    ProgramView Program(Store, RunFiles);
+    const std::string Stamp = Store.stamp(RunFiles);
+    const FindingsCache *Kept = R.NoCache ? nullptr : Cache.findings();
+    const FindingsCache *Keep = Cache.findings();
     std::vector<size_t> Rest;
     for (size_t I = 0; I < Files.size(); ++I) {
-      const TUSummary *Own = Store->head(Abs[I]);
+      const TUSummary *Own = Store.head(Abs[I]);
       if (!Done[I]) {
-        if (std::optional<FileOutcome> Kept =
-                Own && !R.NoCache ? Cache.lookup(*Own, Stamp, Program)
-                                  : std::nullopt) {
-          Out[I] = std::move(*Kept);
+        if (std::optional<FileOutcome> Found =
+                Own && Kept ? Kept->lookup(*Own, Stamp, Program)
+                            : std::nullopt) {
+          Out[I] = std::move(*Found);
           Out[I].Status.File = Files[I];
           Done[I] = true;
         } else {
           Rest.push_back(I);
         }
       } else if (Out[I].Status.Status != FileStatus::State::Failed &&
-                 !Store->findingsHold(Abs[I], Token, Program)) {
+                 !Store.findingsHold(Abs[I], Token, Program)) {
         Rest.push_back(I);
       } else if (Own && Keep) { // phase one's findings are final
-        Cache.store(*Own, Out[I],
-                    dependencyText(Store->find(Abs[I])->Dependencies), Stamp);
+        Keep->store(*Own, Out[I],
+                    dependencyText(Store.find(Abs[I])->Dependencies), Stamp);
       }
     }
     if (Rest.empty())
@@ -711,8 +683,8 @@ private:
     });
     if (Keep)
       for (size_t I : Rest)
-        if (const TUSummary *Own = Store->head(Abs[I]))
-          Cache.store(*Own, Out[I], Out[I].Dependencies, Stamp);
+        if (const TUSummary *Own = Store.head(Abs[I]))
+          Keep->store(*Own, Out[I], Out[I].Dependencies, Stamp);
   }
 
   // --summaries-only: the statuses of phase one, no findings.
@@ -727,11 +699,12 @@ private:
   }
 
   const SummariesRun &R;
+  ProgramCache &Cache;
+  SummaryStore &Store; // the cache's summaries
   const std::vector<std::string> &Files;
   const ScheduleOptions &S;
   AnalyseWithHost Analyse;
   llvm::raw_ostream &Err;
-  std::unique_ptr<SummaryStore> Store;
   std::vector<std::string> Abs, RunFiles; // absolute paths
   std::map<std::string, std::string> CommandOf; // absolute path -> hash
   std::vector<FileOutcome> Out;
@@ -742,12 +715,12 @@ private:
 } // namespace
 
 std::optional<std::vector<FileOutcome>>
-analyseWithSummaries(const SummariesRun &R,
+analyseWithSummaries(const SummariesRun &R, ProgramCache &Cache,
                      const std::vector<std::string> &Files,
                      const ScheduleOptions &S,
                      const clang::tooling::CompilationDatabase &DB,
                      AnalyseWithHost Analyse, llvm::raw_ostream &Err) {
-  return WholeProgramRun(R, Files, S, Analyse, Err).run(DB);
+  return WholeProgramRun(R, Cache, Files, S, Analyse, Err).run(DB);
 }
 
 } // namespace rematch::tool

@@ -44,6 +44,7 @@ std::string hashCommand(const std::vector<std::string> &Args,
 std::string tuIdentity(const TUSummary &S);
 
 class ProgramView;
+class ProgramCache;
 
 // Whether what S's findings were computed with (its Dependencies, and the
 // checkpoint calls of other TUs for every function it lists) still holds in
@@ -216,7 +217,7 @@ using AnalyseWithHost = llvm::function_ref<FileOutcome(
 // on Err). Run.SummariesOnly: phase one alone, and no findings (a file with a
 // fresh summary is not parsed at all).
 std::optional<std::vector<FileOutcome>>
-analyseWithSummaries(const SummariesRun &Run,
+analyseWithSummaries(const SummariesRun &Run, ProgramCache &Cache,
                      const std::vector<std::string> &Files,
                      const ScheduleOptions &S,
                      const clang::tooling::CompilationDatabase &DB,

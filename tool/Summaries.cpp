@@ -532,8 +532,8 @@ private:
       return H;
     std::string Expected;
     H.Bodies = Cache.bodies(*Old, Expected);
-    if (!H.Bodies)
-      return H;
+    if (!H.Bodies || !Host.Sink)
+      return H; // phase two writes no summary: the records' key held above
     H.Sink = [this, Inner = Host.Sink, Replay = H.Bodies, Expected,
               A](TUSummary T) {
       Inner(std::move(T));
@@ -671,16 +671,24 @@ private:
     }
     if (Rest.empty())
       return;
+    // The bodies a file's last analysis recorded are replayed here too: a
+    // file parsed again for what the program changed, or not parsed yet
+    // (its findings were not kept), parses only what the records cannot
+    // stand in for.
     std::shared_ptr<const ExternalSummaries> All = Program.composed();
-    analyse(Rest, [&](FileOutcome &Kept) {
-      clang::tidy::rematch::AnalysisHost Host;
-      Host.Summaries = All;
-      Host.DependencySink =
-          [&Kept](const std::vector<std::pair<std::string, std::string>> &Used) {
-            Kept.Dependencies = dependencyText(Used);
-          };
-      return Host;
-    });
+    analyse(
+        Rest,
+        [&](FileOutcome &Kept) {
+          clang::tidy::rematch::AnalysisHost Host;
+          Host.Summaries = All;
+          Host.DependencySink =
+              [&Kept](
+                  const std::vector<std::pair<std::string, std::string>> &Used) {
+                Kept.Dependencies = dependencyText(Used);
+              };
+          return Host;
+        },
+        /*Bodies=*/true);
     if (Keep)
       for (size_t I : Rest)
         if (const TUSummary *Own = Store.head(Abs[I]))

@@ -310,6 +310,42 @@ class Cases(unittest.TestCase):
         self.assertEqual(used, 0)  # the records' hash does not hold
         self.assertEqual(len(found), 2)
 
+    def test_a_file_parsed_again_for_another_files_change(self):
+        # main.cpp's findings depend on lib.cpp's facts: an edit of lib.cpp
+        # reports main.cpp again (phase two), which replays the bodies its
+        # last analysis recorded.
+        d = os.path.join(self.d, "two")
+        os.makedirs(d)
+        lib = "int g_lib = 0;\nfloat other(float x) { ++g_lib; return x; }\n"
+        main = PRELUDE + (
+            "float other(float x);\nint g_calls = 0;\n"
+            "float helper(float x) { ++g_calls; return x; }\n"
+            "float plain(float x) { return x + 1; }\n"
+            "float step(rematch::Segment &seg, float x) {\n"
+            "  return seg.forward([&] { return helper(x) + other(x); });\n}\n")
+
+        def write(name, text):
+            with open(os.path.join(d, name), "w") as f:
+                f.write(text)
+
+        def analyse(cache):
+            return run(["--summaries-dir=" + os.path.join(d, cache),
+                        "main.cpp", "lib.cpp", "--", "-std=c++17"], d)
+
+        write("lib.cpp", lib)
+        write("main.cpp", main)
+        analyse("cache")
+        write("main.cpp", appended(main, 1))
+        analyse("cache")                      # records main.cpp's bodies
+        write("lib.cpp", "// moved\n" + lib)
+        rc, found, err, used = analyse("cache")
+        self.assertIn("2 files: 2 analysed, 0 from the findings cache", err)
+        self.assertEqual(used, 3, err)        # helper, plain, the appended
+        frc, ffound, ferr, _ = analyse("fresh")
+        self.assertEqual(rc, frc, err + ferr)
+        self.assertEqual(findings_key(found), findings_key(ffound))
+        self.assertIn("lib.cpp", json.dumps(found))
+
     def test_no_cache_replays_nothing(self):
         self.s.write(appended(MAIN, 2))
         rc, found, err, used = run(

@@ -78,11 +78,22 @@ def _settings(ctx):
             args.append("--config-file=" + configs[0].path)
     return args
 
+def _tool_env(tool_files):
+    """Where the actions find rematch's built-in models: the models among
+    the tool's files, by their path in the execution root. A remote worker
+    gets the program as a plain file, not a link into its install prefix,
+    so it cannot find them beside itself."""
+    for f in tool_files.to_list():
+        if f.extension == "yaml" and f.dirname.endswith("share/rematch/models"):
+            return {"REMATCH_MODELS_DIR": f.dirname}
+    return {}
+
 def _rematch_aspect_impl(target, ctx):
     if ctx.rule.kind not in _RULES or CcInfo not in target:
         return []
     rematch = ctx.executable._rematch
     tool_files = ctx.attr._rematch[DefaultInfo].default_runfiles.files
+    env = _tool_env(tool_files)
     config = ctx.attr._config.files
     cc_toolchain = find_cpp_toolchain(ctx)
     features = cc_common.configure_features(
@@ -118,6 +129,7 @@ def _rematch_aspect_impl(target, ctx):
             inputs = depset([src], transitive = [headers, config, cc_toolchain.all_files]),
             tools = tool_files,
             outputs = [out],
+            env = env,
         )
         rsums.append(out)
 
@@ -135,6 +147,7 @@ def _rematch_aspect_impl(target, ctx):
         inputs = rsums + [d.link for d in deps],
         tools = tool_files,
         outputs = [link],
+        env = env,
     )
 
     # A file whose findings depend on another file's facts is parsed again
@@ -160,6 +173,7 @@ def _rematch_aspect_impl(target, ctx):
         inputs = depset([link] + rsums, transitive = [sources, cc_toolchain.all_files]),
         tools = depset([rematch], transitive = [tool_files]),
         outputs = [sarif],
+        env = env,
     )
     return [
         RematchInfo(link = link, rsums = rsums, sarif = sarif, sources = sources),

@@ -12,6 +12,9 @@ packages=(
   libclang-rt-19-dev # sanitizer and libFuzzer runtimes (scripts/sanitize.sh, fuzz.sh)
   chromium      # headless browser: the HTML report's rendering test
   bazel-bootstrap # Bazel 4.2.3: the test of bazel/rematch.bzl (offline)
+  # The test's remote executor (tests/bazel/remote_execution.py): the
+  # Remote Execution API's .proto files, compiled for Python, over gRPC.
+  bazel-bootstrap-source protobuf-compiler python3-protobuf python3-grpcio
 )
 # Optional extras asked for by name, e.g. REMATCH_EXTRA_PACKAGES="libtorch-dev".
 if [[ -n "${REMATCH_EXTRA_PACKAGES:-}" ]]; then

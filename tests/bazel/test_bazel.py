@@ -15,7 +15,10 @@ linux-sandbox, so every action sees only its declared inputs:
 - a second checkout at another path (another output base, as on another
   machine) over a remote cache (--remote_cache, Bazel's HTTP protocol,
   served here by a small in-process server) executes no action, and its
-  SARIF is the first checkout's, byte for byte.
+  SARIF is the first checkout's, byte for byte;
+- a remote executor (--remote_executor, the Remote Execution API served
+  here by remote_execution.py) runs all nine actions, each on a worker
+  that holds only the action's inputs, and the SARIF is a local build's.
 
 Usage: test_bazel.py --rematch <rematch> --models <dir> --root <repository>
        [--bazel bazel] [unittest arguments]
@@ -32,6 +35,8 @@ import sys
 import tempfile
 import threading
 import unittest
+
+import remote_execution
 
 TOOLS = argparse.Namespace()
 
@@ -286,6 +291,28 @@ class Aspect(unittest.TestCase):
                     self.assertEqual(self.sarif(t, other), self.sarif(t), t)
             finally:
                 self.bazel("clean", ws=other, disk_cache="")
+
+    def test_6_a_remote_executor_runs_every_action(self):
+        # Remote execution (--remote_executor): each action runs on a
+        # "worker" that holds only what the action declares, sent through
+        # the Remote Execution API (remote_execution.py, in this process).
+        why = remote_execution.missing()
+        if why:
+            self.skipTest(why)
+        self.bazel("clean")
+        self.build_aspect(disk_cache="")
+        local = {t: self.sarif(t) for t in TARGETS}
+        self.bazel("clean")
+        with remote_execution.RemoteExecutor() as executor:
+            p = self.build_aspect("--remote_executor=" + executor.address,
+                                  "--spawn_strategy=remote", disk_cache="")
+            line = [l for l in p.stderr.splitlines()
+                    if " processes: " in l][-1]
+            self.assertRegex(line, r"\b9 remote\b")
+            self.assertEqual(executor.executed, 9)
+            for t in TARGETS:
+                self.assertEqual(self.sarif(t), local[t], t)
+            self.assertEqual(len(results(self.sarif("//app:train"))), 2)
 
 
 def main():

@@ -20,6 +20,7 @@ Standard library only.
 import argparse
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -108,8 +109,8 @@ class TestInstall(unittest.TestCase):
 
     def test_installed_models_are_found(self):
         # The shipped models are installed beside the program and are what it
-        # loads: with the build tree's copy moved out of the way, a draw from
-        # torch's default generator through a model entry is still found.
+        # loads: a draw from torch's default generator through a model entry
+        # is found.
         if not ARGS.with_tool:
             self.skipTest("built without the checker")
         models = os.path.join(self.prefix, "share", "rematch", "models")
@@ -124,21 +125,24 @@ class TestInstall(unittest.TestCase):
                     "void step(at::Tensor x) {\n"
                     "  nn::checkpoint([&] { at::dropout(x, 0.5, true); });\n"
                     "}\n")
-        build_models = os.path.join(ARGS.build, "share", "rematch", "models")
-        hidden = build_models + ".hidden-by-install-test"
-        moved = os.path.isdir(build_models)
-        if moved:
-            os.rename(build_models, hidden)
-        try:
-            rc, out = run([os.path.join(self.prefix, "bin", "rematch"),
-                           "--checkpoint-functions=nn::checkpoint", src,
-                           "--", "-std=c++17"])
-        finally:
-            if moved:
-                os.rename(hidden, build_models)
+        rc, out = run([os.path.join(self.prefix, "bin", "rematch"),
+                       "--checkpoint-functions=nn::checkpoint", src,
+                       "--", "-std=c++17"])
         self.assertEqual(rc, 1, out)
         self.assertIn("draws from torch's default generator through "
                       "'at::dropout'", out)
+        # And they are the ones beside the program, not the build tree's: a
+        # copy of the prefix without libtorch's model finds nothing. (The
+        # build tree's copy stays where it is: other tests read it.)
+        other = os.path.join(self.tmp, "other-prefix")
+        shutil.copytree(self.prefix, other, symlinks=True)
+        os.remove(os.path.join(other, "share", "rematch", "models",
+                               "libtorch.yaml"))
+        rc, out = run([os.path.join(other, "bin", "rematch"),
+                       "--checkpoint-functions=nn::checkpoint", src,
+                       "--", "-std=c++17"])
+        self.assertEqual(rc, 0, out)
+        self.assertNotIn("torch's default generator", out)
 
     def test_installed_program_links_installed_docs(self):
         if not ARGS.with_tool:

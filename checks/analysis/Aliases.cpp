@@ -37,6 +37,10 @@ void append(Places &Out, const Places &In) {
 
 bool isClass(QualType T) { return T.getNonReferenceType()->isRecordType(); }
 
+bool allLocal(const Places &Ps) {
+  return llvm::all_of(Ps, [](const Place &P) { return P.isLocal(); });
+}
+
 } // namespace
 
 Aliases::Aliases(const FunctionDecl &FD, ASTContext &Ctx,
@@ -107,6 +111,11 @@ Places Aliases::variable(const VarDecl *VD, const Expr *Ref, bool Pointee) {
     return {};
   }
   if (declaredInside(VD)) {
+    // An element of the callable's own container: a slot of it. (Of one
+    // outside, the bindings below reach the same roots, with the notes.)
+    if (auto It = ElementSlots.find(VD); !Pointee && It != ElementSlots.end())
+      if (Places Slot = object(It->second, 1); allLocal(Slot))
+        return Slot;
     // The variable itself is local; what it refers to is what its
     // bindings say. A reference, and a view (assigning to it writes
     // through), stand for what they are bound to.
@@ -262,9 +271,17 @@ Places Aliases::pointee(const Expr *E, unsigned Depth) {
   // container of them, points where that member or container is owned.
   if (const auto *ME = dyn_cast<MemberExpr>(E)) {
     if (!ME->isArrow())
-      if (const VarDecl *V = localVar(ME->getBase()))
+      if (const VarDecl *V = localVar(ME->getBase())) {
         if (auto It = MemberPointees.find(V); It != MemberPointees.end())
           return It->second;
+        // A copy of another copy of a structure that shares (`Workspace
+        // w2 = ws;` of a captured ws): its members point where that one's
+        // do, which its binding says.
+        QualType T = V->getType();
+        if (T->isRecordType() && !Known.isHandle(T) && !Known.isView(T) &&
+            Bindings.count(V))
+          return resolve(V);
+      }
     // A pointer in a by-value parameter or capture points where the
     // original's does: outside, with what the copy shares.
     if (const DeclRefExpr *Copy = copiedIn(ME))
@@ -306,10 +323,15 @@ Places Aliases::pointeeOfCall(const CallExpr &Call, unsigned Depth) {
   QualType T = CE->getType();
   if (!CE->isGLValue() && (T->isPointerType() || isClass(T)))
     return result(CE, Depth + 1);
-  // A reference to a handle held somewhere: its object is where it is
-  // held. A pointer read out of a container points nobody knows where.
-  if (CE->isGLValue() && Known.isHandle(T))
+  // A handle element of a container (`v.front()`, `opt.value()`) points
+  // where the container's handles do. Another reference to a handle held
+  // somewhere: its object is where it is held. A pointer read out of a
+  // container points nobody knows where.
+  if (CE->isGLValue() && Known.isHandle(T)) {
+    if (const Expr *Owner = elementOwner(*CE))
+      return pointee(Owner, Depth + 1);
     return object(CE, Depth + 1);
+  }
   return {};
 }
 
@@ -442,7 +464,18 @@ Places Aliases::result(const CallExpr *CE, unsigned Depth) {
     Places Out;
     switch (R->K) {
     case AliasRule::This:
+      // An element a container holds lives in the container's own storage
+      // (`in[0]` of a copy is the copy's): assigning it rebinds that slot.
+      // What a handle element points to is pointeeOfCall's question.
+      // Only a container of the callable's own decides that way; outside,
+      // the slot and what the handles share have the same roots, and the
+      // way through ObjectStorage keeps the aliases that reached them.
       Out = ObjectStorage();
+      if (const Expr *Owner = elementOwner(*CE))
+        if (Places Slot = Parts.Arrow ? pointee(Owner, Depth + 1)
+                                      : object(Owner, Depth + 1);
+            allLocal(Slot))
+          Out = std::move(Slot);
       break;
     case AliasRule::Argument: {
       int I = Known.paramIndex(*Callee, R->Arg);
@@ -480,6 +513,23 @@ Places Aliases::result(const CallExpr *CE, unsigned Depth) {
   if (CE->isGLValue())
     append(Out, ObjectStorage());
   return Out;
+}
+
+const Expr *Aliases::elementOwner(const CallExpr &CE) const {
+  const FunctionDecl *Callee = CE.getDirectCallee();
+  if (!Callee || !CE.isGLValue())
+    return nullptr;
+  const AliasRule *R = Known.lookup(*Callee).Returns;
+  if (!R || R->K != AliasRule::This)
+    return nullptr;
+  CallParts Parts = partsOf(CE);
+  if (!Parts.Object)
+    return nullptr;
+  QualType T = Parts.Object->getType().getNonReferenceType();
+  if (Parts.Arrow && T->isPointerType())
+    T = T->getPointeeType();
+  const CXXRecordDecl *RD = T->getAsCXXRecordDecl();
+  return RD && Known.isDeclaredValue(*RD) ? Parts.Object : nullptr;
 }
 
 const DeclRefExpr *Aliases::copiedIn(const Expr *E) const {
@@ -554,6 +604,11 @@ void Aliases::bindInit(const VarDecl &V) {
           X.Var = &V;
           X.At = At;
         }
+      // A container of handles copied (`auto saved = saved_;`): its
+      // elements point where the original's do.
+      const CXXRecordDecl *RD = T->getAsCXXRecordDecl();
+      if (RD && Known.isDeclaredValue(*RD))
+        bind(V, P, At);
       if (!P.empty())
         MemberPointees[&V] = std::move(P);
     }
@@ -568,6 +623,13 @@ void Aliases::bindElement(const VarDecl &V, const Expr *Elements) {
   // A handle copied out of the range still shares its element's object.
   if (ByReference || Known.isHandle(T))
     bind(V, storage(Elements, 0), Elements->getBeginLoc());
+  // By reference into a container that holds its elements: V is a slot of
+  // that container (`p = p * 2` rebinds it), while what V points to, as a
+  // handle, is what the container's handles point to (the binding above).
+  const CXXRecordDecl *RD =
+      Elements->getType().getNonReferenceType()->getAsCXXRecordDecl();
+  if (T->isReferenceType() && RD && Known.isDeclaredValue(*RD))
+    ElementSlots[&V] = Elements;
 }
 
 void Aliases::bindRange(const VarDecl &V, const Expr *Range) {

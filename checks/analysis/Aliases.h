@@ -122,6 +122,10 @@ private:
   // (a struct with a pointer member, a vector of pointers) that E names or
   // is a member of: a pointer in it points where the original's does.
   const DeclRefExpr *copiedIn(const Expr *E) const;
+  // The container whose own storage holds the element a call returns a
+  // reference to (`v[i]`, `v.front()`, `opt.value()` on a class the models
+  // list as a value), or null.
+  const Expr *elementOwner(const CallExpr &CE) const;
   bool mayAlias(const VarDecl &V) const;
 
   const FunctionDecl &FD;
@@ -139,6 +143,9 @@ private:
   // and handle members point where the original's do, which is, as for any
   // member, where the original is.
   llvm::DenseMap<const VarDecl *, Places> MemberPointees;
+  // A reference a range-for binds to the elements of a container that
+  // holds them: the container (its object is where the variable's is).
+  llvm::DenseMap<const VarDecl *, const Expr *> ElementSlots;
   llvm::DenseMap<const VarDecl *, Places> Resolved;
 };
 

@@ -80,3 +80,39 @@ variable_list negatives(const torch::Tensor &x, torch::Tensor rm, torch::Tensor 
       },
       {x});
 }
+
+// ---- elements of containers of tensors -------------------------------------
+
+// Giving an element of the callable's own list of tensors another tensor
+// (a by-value parameter, a local copy, a range-for over a local vector of
+// views) changes that list only; an in-place op on an element writes the
+// tensor it shares, and a slot of a global list is the global's.
+std::vector<torch::Tensor> g_list(2);
+
+variable_list element_rebinds(const torch::Tensor &x) {
+  return rematch::torch::checkpoint(
+      [](variable_list in) {
+        in[0] = in[0] * 2;
+        variable_list outs = in;
+        outs[0] = outs[0] + 1;
+        outs.front() = outs.back();
+        std::vector<torch::Tensor> parts = in[0].split(2, 0);
+        for (auto &p : parts) p = p * 0.5;
+        return variable_list{torch::cat(parts, 0) + outs[0]};
+      },
+      {x});
+}
+
+variable_list element_writes(const torch::Tensor &x) {
+  return rematch::torch::checkpoint( // expect-note: callable is checkpointed
+      [](const variable_list &in) {
+        variable_list outs = in; // expect-note: 'outs' is an alias of 'in' taken here
+        outs.front().mul_(2); // expect: rematch-state-write {{writes 'in' with 'mul_' through 'outs'}}
+        std::vector<torch::Tensor> parts = in[0].split(2, 0); // expect-note: 'p' is an alias of 'in' taken here
+        for (auto &p : parts) p.add_(1); // expect: rematch-state-write {{writes 'in' with 'add_' through 'p'}}
+        g_list[0] = in[0] * 2; // expect: rematch-state-write {{writes 'g_list[0]'}}
+        return variable_list{outs[0]};
+      },
+      {x});
+}
+

@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <array>
 #include <functional>
+#include <memory>
 #include <numeric>
 #include <optional>
 #include <span>
@@ -69,6 +70,55 @@ void parameters() {
   checkpoint([](Params p) { p.w[0] = 1; p.n = 2; }, Params{g_buf, 8}); // expect: rematch-state-write {{checkpointed lambda writes 'p.w[0]'}} expect-note: callable is checkpointed
   // A span by value is a view of the caller's elements.
   checkpoint([](std::span<float> s) { s[0] = 1; }, std::span<float>(g_buf)); // expect: rematch-state-write {{writes 's[0]'}} expect-note: callable is checkpointed
+}
+
+// ---- elements of a copied container of handles ----------------------------
+
+// A vector of shared_ptr by value holds the caller's objects, in slots of
+// its own: giving a slot another pointer (by index, through front(), in a
+// range-for by reference) changes the copy only; writing what a slot
+// points to writes the caller's object.
+void handle_elements(std::vector<std::shared_ptr<float>> ptrs) {
+  checkpoint([](std::vector<std::shared_ptr<float>> v) {
+    v[0] = std::make_shared<float>(1.f);
+    v.front() = v.back();
+    for (auto &p : v) p = nullptr;
+    std::vector<std::shared_ptr<float>> w = v;
+    w[1] = v[0];
+  }, ptrs);
+  checkpoint([](std::vector<std::shared_ptr<float>> v) { // expect-note: callable is checkpointed
+    *v[0] = 1.f; // expect: rematch-state-write {{checkpointed lambda writes '*v[0]'}}
+  }, ptrs);
+  checkpoint([](std::vector<std::shared_ptr<float>> v) { // expect-note: callable is checkpointed
+    for (auto &p : v) *p = 2.f; // expect: rematch-state-write {{writes 'v' through 'p'}} expect-note: 'p' is an alias of 'v' taken here
+  }, ptrs);
+  // The caller's own vector, by reference: its slots are the caller's.
+  checkpoint([](std::vector<std::shared_ptr<float>> &v) { // expect-note: callable is checkpointed
+    v[0] = nullptr; // expect: rematch-state-write {{checkpointed lambda writes 'v[0]'}}
+  }, ptrs);
+}
+
+// A local copy of a member list of handles, or of a captured copy of a
+// struct that holds a pointer: the copy's slots are the callable's, what
+// they point to is the original's.
+struct Holder {
+  std::vector<std::shared_ptr<float>> ptrs_;
+  void step() {
+    checkpoint([this] { // expect-note: callable is checkpointed
+      auto copy = ptrs_; // expect-note: 'copy' is an alias of 'ptrs_' taken here
+      copy[0] = nullptr;
+      *copy[1] = 1.f; // expect: rematch-state-write {{writes 'ptrs_' through 'copy'}}
+    });
+  }
+};
+
+void copies_of_copies(Params p, Weights w) {
+  checkpoint([w] { Weights v = w; v.w[0] = 1; v.n = 2; });
+  checkpoint([p] { // expect-note: callable is checkpointed
+    Params q = p;
+    q.n = 2;
+    q.w[0] = 1; // expect: rematch-state-write {{writes 'q.w[0]'}}
+  });
 }
 
 // ---- by-value captures ----------------------------------------------------

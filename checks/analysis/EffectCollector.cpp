@@ -453,6 +453,8 @@ public:
       return true;
     }
     const CXXConstructorDecl *Ctor = CE->getConstructor();
+    if (Ctor->isMoveConstructor() && CE->getNumArgs() >= 1)
+      recordMovedFrom(*Ctor, CE->getArg(0), CE->getBeginLoc());
     if (applyModel(*Ctor, CE, nullptr, false,
                    llvm::ArrayRef(CE->getArgs(), CE->getNumArgs())))
       return true;
@@ -683,6 +685,9 @@ private:
     if (Op == OO_Equal && OC->getNumArgs() == 2)
       if (const VarDecl *V = Alias.localVar(Obj))
         Alias.bindAssigned(*V, OC->getArg(1));
+    if (const auto *MD = dyn_cast_or_null<CXXMethodDecl>(Callee);
+        MD && MD->isMoveAssignmentOperator() && OC->getNumArgs() == 2)
+      recordMovedFrom(*MD, OC->getArg(1), OC->getBeginLoc());
     // `m[k] = v` on a map is the change operator[] makes: one effect.
     if (const auto *MD = dyn_cast_or_null<CXXMethodDecl>(Callee);
         Op == OO_Equal && MD &&
@@ -898,6 +903,22 @@ private:
     E.Loc = loc(L);
     E.AliasAt = AliasAt;
     Out.Effects.push_back(std::move(E));
+  }
+
+  // A move out of an object (`auto d = std::move(pending_);`, `x =
+  // std::move(m_)`) leaves it emptied: a write of that object, unless the
+  // move only copies (a trivial one).
+  void recordMovedFrom(const FunctionDecl &Move, const Expr *Source,
+                       SourceLocation L) {
+    if (Move.isTrivial() || !Source)
+      return;
+    const Expr *E = Source->IgnoreImplicit();
+    if (!E->isXValue())
+      return;
+    if (const auto *C = dyn_cast<CallExpr>(E->IgnoreParens());
+        C && isIdentityCall(*C) && C->getNumArgs() == 1)
+      E = C->getArg(0);
+    record(EffectKind::StateWrite, E, L, "std::move", /*Rebind=*/true);
   }
 
   // An effect on the object Target designates; nothing when it is local.

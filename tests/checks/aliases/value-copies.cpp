@@ -121,6 +121,36 @@ void copies_of_copies(Params p, Weights w) {
   });
 }
 
+// A move out of an object empties it: the recomputation finds it empty.
+// Moving out of the callable's own values is silent; a trivial move (a
+// struct of numbers) only copies.
+struct Pending {
+  std::vector<float> pending_;
+  Params raw_;
+  void flush() {
+    checkpoint([this] { // expect-note: callable is checkpointed
+      auto drained = std::move(pending_); // expect: rematch-state-write {{writes 'pending_' with 'std::move'}}
+      Params p = std::move(raw_);
+      return drained.size() + p.n;
+    });
+    checkpoint([this] { // expect-note: callable is checkpointed
+      std::vector<float> into;
+      into = std::move(pending_); // expect: rematch-state-write {{writes 'pending_' with 'std::move'}}
+    });
+  }
+};
+
+void moves_of_own_values(std::vector<float> arg) {
+  checkpoint([](std::vector<float> v) {
+    std::vector<float> local(4);
+    std::vector<std::vector<float>> all;
+    all.push_back(std::move(local));
+    auto taken = std::move(v);
+    return taken.size();
+  }, arg);
+  checkpoint([arg] { auto c = std::move(arg); return c.size(); }); // a const capture: copied
+}
+
 // ---- by-value captures ----------------------------------------------------
 
 void captures(Params p, Weights w, std::span<float> s) {

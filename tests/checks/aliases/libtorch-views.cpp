@@ -98,7 +98,10 @@ variable_list element_rebinds(const torch::Tensor &x) {
         outs.front() = outs.back();
         std::vector<torch::Tensor> parts = in[0].split(2, 0);
         for (auto &p : parts) p = p * 0.5;
-        return variable_list{torch::cat(parts, 0) + outs[0]};
+        auto local = in[0].clone();
+        auto lacc = local.accessor<float, 2>();
+        lacc[0][0] = 1.f; // the accessor of a local clone
+        return variable_list{torch::cat(parts, 0) + outs[0] + local};
       },
       {x});
 }
@@ -111,6 +114,8 @@ variable_list element_writes(const torch::Tensor &x) {
         std::vector<torch::Tensor> parts = in[0].split(2, 0); // expect-note: 'p' is an alias of 'in' taken here
         for (auto &p : parts) p.add_(1); // expect: rematch-state-write {{writes 'in' with 'add_' through 'p'}}
         g_list[0] = in[0] * 2; // expect: rematch-state-write {{writes 'g_list[0]'}}
+        auto acc = g_list[1].accessor<float, 1>(); // expect-note: 'acc' is an alias of 'g_list' taken here
+        acc[0] = 1.f; // expect: rematch-state-write {{writes 'g_list' through 'acc'}}
         return variable_list{outs[0]};
       },
       {x});

@@ -202,6 +202,11 @@ Places Aliases::object(const Expr *E, unsigned Depth) {
     if (OC->getNumArgs() == 0)
       return {};
     OverloadedOperatorKind Op = OC->getOperator();
+    if (Op == OO_Star && OC->getNumArgs() == 1)
+      if (const VarDecl *It = localVar(OC->getArg(0)))
+        if (auto Slot = IteratorSlots.find(It); Slot != IteratorSlots.end())
+          if (Places P = object(Slot->second, Depth + 1); allLocal(P))
+            return P;
     if ((Op == OO_Star && OC->getNumArgs() == 1) || Op == OO_Arrow)
       return pointee(OC->getArg(0), Depth + 1);
     // An assignment's result is its left operand.
@@ -330,6 +335,9 @@ Places Aliases::pointeeOfCall(const CallExpr &Call, unsigned Depth) {
   if (CE->isGLValue() && Known.isHandle(T)) {
     if (const Expr *Owner = elementOwner(*CE))
       return pointee(Owner, Depth + 1);
+    if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(CE);
+        OC && OC->getOperator() == OO_Star && OC->getNumArgs() == 1)
+      return pointee(OC->getArg(0), Depth + 1);
     return object(CE, Depth + 1);
   }
   return {};
@@ -515,9 +523,10 @@ Places Aliases::result(const CallExpr *CE, unsigned Depth) {
   return Out;
 }
 
-const Expr *Aliases::elementOwner(const CallExpr &CE) const {
+const Expr *Aliases::elementOwner(const CallExpr &CE, bool Iterator) const {
   const FunctionDecl *Callee = CE.getDirectCallee();
-  if (!Callee || !CE.isGLValue())
+  if (!Callee || CE.isGLValue() == Iterator ||
+      (Iterator && !isClass(CE.getType())))
     return nullptr;
   const AliasRule *R = Known.lookup(*Callee).Returns;
   if (!R || R->K != AliasRule::This)
@@ -573,6 +582,12 @@ void Aliases::bindInit(const VarDecl &V) {
     return;
   QualType T = V.getType();
   SourceLocation At = Init->getBeginLoc();
+  // An iterator into a container that holds its elements (`auto it =
+  // v.begin();`): `*it` is a slot of that container.
+  if (const auto *CE =
+          dyn_cast_or_null<CallExpr>(skipWrappersToObject(Init)))
+    if (const Expr *Owner = elementOwner(*CE, /*Iterator=*/true))
+      IteratorSlots[&V] = Owner;
   if (T->isReferenceType()) {
     // A const reference only reads, unless it is to a handle, whose
     // in-place methods are const.

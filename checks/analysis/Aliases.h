@@ -124,8 +124,9 @@ private:
   const DeclRefExpr *copiedIn(const Expr *E) const;
   // The container whose own storage holds the element a call returns a
   // reference to (`v[i]`, `v.front()`, `opt.value()` on a class the models
-  // list as a value), or null.
-  const Expr *elementOwner(const CallExpr &CE) const;
+  // list as a value), or, with Iterator, an iterator into (`v.begin()`,
+  // `m.find(k)`); null otherwise.
+  const Expr *elementOwner(const CallExpr &CE, bool Iterator = false) const;
   bool mayAlias(const VarDecl &V) const;
 
   const FunctionDecl &FD;
@@ -146,6 +147,8 @@ private:
   // A reference a range-for binds to the elements of a container that
   // holds them: the container (its object is where the variable's is).
   llvm::DenseMap<const VarDecl *, const Expr *> ElementSlots;
+  // The same for a local iterator initialised into such a container.
+  llvm::DenseMap<const VarDecl *, const Expr *> IteratorSlots;
   llvm::DenseMap<const VarDecl *, Places> Resolved;
 };
 

@@ -85,6 +85,13 @@ void handle_elements(std::vector<std::shared_ptr<float>> ptrs) {
     for (auto &p : v) p = nullptr;
     std::vector<std::shared_ptr<float>> w = v;
     w[1] = v[0];
+    auto it = w.begin();
+    *it = nullptr;
+    (*it).reset();
+  }, ptrs);
+  checkpoint([](std::vector<std::shared_ptr<float>> v) { // expect-note: callable is checkpointed
+    auto it = v.begin(); // expect-note: 'it' is an alias of 'v' taken here
+    **it = 1.f; // expect: rematch-state-write {{writes 'v' through 'it'}}
   }, ptrs);
   checkpoint([](std::vector<std::shared_ptr<float>> v) { // expect-note: callable is checkpointed
     *v[0] = 1.f; // expect: rematch-state-write {{checkpointed lambda writes '*v[0]'}}

@@ -576,6 +576,53 @@ void Aliases::bind(const VarDecl &V, Places P, SourceLocation At) {
       Bindings[&V].push_back({Each, At});
 }
 
+// The first iterator of a container built from an iterator range
+// (`T s(first, last)`, `T s{first, last}`, with an allocator or not): two
+// arguments of one iterator or pointer type.
+const Expr *Aliases::rangeCopied(const CXXConstructExpr *CE) {
+  if (!CE || CE->getNumArgs() < 2 ||
+      CE->getConstructor()->isCopyOrMoveConstructor())
+    return nullptr;
+  const Expr *First = CE->getArg(0), *Last = CE->getArg(1);
+  QualType A = First->getType().getCanonicalType().getUnqualifiedType();
+  QualType B = Last->getType().getCanonicalType().getUnqualifiedType();
+  if (A != B || !(A->isPointerType() || aliasValue(First, 0)))
+    return nullptr;
+  return First;
+}
+
+// The initializer list a container is built from (`std::vector<T> v{a, b}`,
+// `std::map<K, T> m{{"a", a}}`), or null.
+const Expr *Aliases::listOf(const CXXConstructExpr *CE) {
+  if (!CE)
+    return nullptr;
+  for (const Expr *A : CE->arguments())
+    if (const auto *L =
+            dyn_cast<CXXStdInitializerListExpr>(A->IgnoreImplicit()))
+      return L->getSubExpr();
+  return nullptr;
+}
+
+// What the handles and pointers in an initializer list point into, through
+// the pairs and aggregates that hold them.
+Places Aliases::listedHandles(const Expr *List) {
+  Places Out;
+  llvm::SmallVector<const Expr *, 8> Work{List};
+  for (size_t I = 0; I < Work.size(); ++I) { // in the order written
+    const Expr *E = Work[I]->IgnoreImplicit();
+    QualType T = E->getType();
+    if (Known.isHandle(T) ||
+        (T->isPointerType() && !T->getPointeeType().isConstQualified())) {
+      append(Out, pointee(E, 0));
+    } else if (const auto *IL = dyn_cast<InitListExpr>(E)) {
+      Work.append(IL->inits().begin(), IL->inits().end());
+    } else if (const auto *C = dyn_cast<CXXConstructExpr>(E)) {
+      Work.append(C->arg_begin(), C->arg_end());
+    }
+  }
+  return Out;
+}
+
 void Aliases::bindInit(const VarDecl &V) {
   const Expr *Init = V.getInit();
   if (!Init || !mayAlias(V))
@@ -603,15 +650,22 @@ void Aliases::bindInit(const VarDecl &V) {
              !Known.copies().owns(T)) {
     // A copy of a structure that holds pointers or handles.
     const Expr *From = skipWrappersToObject(Init);
-    if (const auto *CE = dyn_cast_or_null<CXXConstructExpr>(From);
-        CE && CE->getNumArgs() == 1 &&
+    const auto *CE = dyn_cast_or_null<CXXConstructExpr>(From);
+    if (CE && CE->getNumArgs() == 1 &&
         CE->getConstructor()->isCopyOrMoveConstructor())
       From = CE->getArg(0);
-    if (From && From->isGLValue()) {
-      // Of a by-value parameter or capture: what that copy shares.
-      const DeclRefExpr *Copy = copiedIn(From);
-      Places P = Copy ? variable(cast<VarDecl>(Copy->getDecl()), Copy, true)
-                      : object(From, 0);
+    const Expr *Range = rangeCopied(CE);
+    const Expr *List = listOf(CE);
+    if (Range || List || (From && From->isGLValue())) {
+      // Of a by-value parameter or capture: what that copy shares. Of an
+      // iterator range (`std::vector<T> s(v.begin(), v.end())`): what the
+      // elements it copies share, which is where the iterator points. Of
+      // an initializer list: what the handles listed point into.
+      const DeclRefExpr *Copy = Range || List ? nullptr : copiedIn(From);
+      Places P = Range  ? pointee(Range, 0)
+                 : List ? listedHandles(List)
+                 : Copy ? variable(cast<VarDecl>(Copy->getDecl()), Copy, true)
+                        : object(From, 0);
       llvm::erase_if(P, [](const Place &X) { return X.isLocal(); });
       // Reached through V: named so, and taken here.
       for (Place &X : P)

@@ -16,9 +16,11 @@
 //
 // Flow-insensitive: a variable may point into everything any of its
 // bindings (its initialiser, an assignment, a range-for) points into,
-// wherever the binding is in the body. Not tracked: aliases stored into
-// containers, structures or the heap (a pointer kept in a struct member is
-// that member's root), pointers to pointers, and aliases whose origin the
+// wherever the binding is in the body. A container of handles built from
+// a copy, an iterator range or an initializer list points where what it
+// copied does. Not tracked: aliases stored into containers, structures or
+// the heap afterwards (a pointer kept in a struct member is that member's
+// root), pointers to pointers, and aliases whose origin the
 // body cannot see (a pointer read from a container of pointers): those are
 // local, never guessed into a finding (docs/checks/state-write.md).
 //
@@ -127,6 +129,12 @@ private:
   // list as a value), or, with Iterator, an iterator into (`v.begin()`,
   // `m.find(k)`); null otherwise.
   const Expr *elementOwner(const CallExpr &CE, bool Iterator = false) const;
+  // The first iterator of an iterator range a container is built from.
+  const Expr *rangeCopied(const CXXConstructExpr *CE);
+  // The initializer list a container is built from, and what the handles
+  // in it point into.
+  const Expr *listOf(const CXXConstructExpr *CE);
+  Places listedHandles(const Expr *List);
   bool mayAlias(const VarDecl &V) const;
 
   const FunctionDecl &FD;

@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <array>
 #include <functional>
+#include <map>
 #include <memory>
 #include <numeric>
 #include <optional>
@@ -110,11 +111,59 @@ void handle_elements(std::vector<std::shared_ptr<float>> ptrs) {
 // they point to is the original's.
 struct Holder {
   std::vector<std::shared_ptr<float>> ptrs_;
+  std::vector<float> vals_;
   void step() {
     checkpoint([this] { // expect-note: callable is checkpointed
       auto copy = ptrs_; // expect-note: 'copy' is an alias of 'ptrs_' taken here
       copy[0] = nullptr;
       *copy[1] = 1.f; // expect: rematch-state-write {{writes 'ptrs_' through 'copy'}}
+    });
+  }
+  // The same copy made from an iterator range, with or without braces,
+  // through const iterators too.
+  void ranges() {
+    checkpoint([this] { // expect-note: callable is checkpointed
+      std::vector<std::shared_ptr<float>> part(ptrs_.begin() + 1, ptrs_.end()); // expect-note: 'part' is an alias of 'ptrs_' taken here
+      part[0] = nullptr;
+      *part[0] = 1.f; // expect: rematch-state-write {{writes 'ptrs_' through 'part'}}
+    });
+    checkpoint([this] { // expect-note: callable is checkpointed
+      std::vector<std::shared_ptr<float>> all{ptrs_.cbegin(), ptrs_.cend()}; // expect-note: 'all' is an alias of 'ptrs_' taken here
+      all.back().reset();
+      *all.back() += 1.f; // expect: rematch-counter-update {{updates 'ptrs_' with '+=' through 'all'}}
+    });
+    checkpoint([this] {
+      std::vector<float> v(std::cbegin(vals_), std::cend(vals_));
+      v[0] = 1.f;
+      std::vector<float> w(vals_.begin(), vals_.end());
+      std::fill(w.begin(), w.end(), 0.f);
+      std::vector<std::shared_ptr<float>> some(ptrs_.begin(), ptrs_.end());
+      some.pop_back();
+      return v[0] + w[0];
+    });
+  }
+  // A container built from a list of the handles: its slots are the
+  // callable's, what they point to is the original's.
+  std::shared_ptr<float> w_, b_;
+  void lists() {
+    checkpoint([this] { // expect-note: callable is checkpointed
+      std::vector<std::shared_ptr<float>> params{w_, b_}; // expect-note: 'params' is an alias of 'w_' taken here
+      params[1] = nullptr;
+      *params[0] = 0.f; // expect: rematch-state-write {{writes 'w_' through 'params'}}
+    });
+    checkpoint([this] { // expect-note: callable is checkpointed
+      std::map<std::string, std::shared_ptr<float>> named{{"w", w_}, {"b", b_}}; // expect-note: 'named' is an alias of 'w_' taken here
+      named["b"].reset();
+      *named.at("w") *= 2.f; // expect: rematch-counter-update {{updates 'w_' with '*=' through 'named'}}
+    });
+    checkpoint([this] {
+      std::vector<std::shared_ptr<float>> fresh{std::make_shared<float>(*w_)};
+      *fresh[0] = 1.f;
+      std::vector<float> values{*w_, *b_};
+      values[0] = 2.f;
+      std::vector<std::string> names{"w", "b"};
+      names[0] += "eight";
+      return values[0];
     });
   }
 };

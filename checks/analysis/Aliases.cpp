@@ -198,23 +198,8 @@ Places Aliases::object(const Expr *E, unsigned Depth) {
   }
   if (const auto *Cast = dyn_cast<ExplicitCastExpr>(E))
     return object(Cast->getSubExpr(), Depth + 1);
-  if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(E)) {
-    if (OC->getNumArgs() == 0)
-      return {};
-    OverloadedOperatorKind Op = OC->getOperator();
-    if (Op == OO_Star && OC->getNumArgs() == 1)
-      if (const VarDecl *It = localVar(OC->getArg(0)))
-        if (auto Slot = IteratorSlots.find(It); Slot != IteratorSlots.end())
-          if (Places P = object(Slot->second, Depth + 1); allLocal(P))
-            return P;
-    if ((Op == OO_Star && OC->getNumArgs() == 1) || Op == OO_Arrow)
-      return pointee(OC->getArg(0), Depth + 1);
-    // An assignment's result is its left operand.
-    if (Op == OO_Equal || (Op >= OO_PlusEqual && Op <= OO_PipeEqual) ||
-        Op == OO_LessLessEqual || Op == OO_GreaterGreaterEqual)
-      return object(OC->getArg(0), Depth + 1);
-    return result(OC, Depth + 1);
-  }
+  if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(E))
+    return objectOfOperator(*OC, Depth);
   if (const auto *CE = dyn_cast<CallExpr>(E)) {
     if (isIdentityCall(*CE))
       return object(CE->getArg(0), Depth + 1);
@@ -274,25 +259,8 @@ Places Aliases::pointee(const Expr *E, unsigned Depth) {
   }
   // A pointer or handle kept in a member, or in an element of an array or
   // container of them, points where that member or container is owned.
-  if (const auto *ME = dyn_cast<MemberExpr>(E)) {
-    if (!ME->isArrow())
-      if (const VarDecl *V = localVar(ME->getBase())) {
-        if (auto It = MemberPointees.find(V); It != MemberPointees.end())
-          return It->second;
-        // A copy of another copy of a structure that shares (`Workspace
-        // w2 = ws;` of a captured ws): its members point where that one's
-        // do, which its binding says.
-        QualType T = V->getType();
-        if (T->isRecordType() && !Known.isHandle(T) && !Known.isView(T) &&
-            Bindings.count(V))
-          return resolve(V);
-      }
-    // A pointer in a by-value parameter or capture points where the
-    // original's does: outside, with what the copy shares.
-    if (const DeclRefExpr *Copy = copiedIn(ME))
-      return variable(cast<VarDecl>(Copy->getDecl()), Copy, /*Pointee=*/true);
-    return object(E, Depth + 1);
-  }
+  if (const auto *ME = dyn_cast<MemberExpr>(E))
+    return pointeeOfMember(*ME, Depth);
   if (isa<ArraySubscriptExpr>(E))
     return Known.isHandle(E->getType()) ? object(E, Depth + 1) : Places{};
   if (const auto *CO = dyn_cast<AbstractConditionalOperator>(E)) {
@@ -307,6 +275,48 @@ Places Aliases::pointee(const Expr *E, unsigned Depth) {
   if (const auto *CE = dyn_cast<CXXConstructExpr>(E))
     return pointeeOfConstruct(*CE, Depth);
   return {};
+}
+
+// The object an overloaded operator's result designates: `*it`, `p->x`'s
+// `p->`, the left operand of an assignment, else what the call returns.
+Places Aliases::objectOfOperator(const CXXOperatorCallExpr &OC,
+                                 unsigned Depth) {
+  if (OC.getNumArgs() == 0)
+    return {};
+  OverloadedOperatorKind Op = OC.getOperator();
+  if (Op == OO_Star && OC.getNumArgs() == 1)
+    if (const VarDecl *It = localVar(OC.getArg(0)))
+      if (auto Slot = IteratorSlots.find(It); Slot != IteratorSlots.end())
+        if (Places P = object(Slot->second, Depth + 1); allLocal(P))
+          return P;
+  if ((Op == OO_Star && OC.getNumArgs() == 1) || Op == OO_Arrow)
+    return pointee(OC.getArg(0), Depth + 1);
+  // An assignment's result is its left operand.
+  if (Op == OO_Equal || (Op >= OO_PlusEqual && Op <= OO_PipeEqual) ||
+      Op == OO_LessLessEqual || Op == OO_GreaterGreaterEqual)
+    return object(OC.getArg(0), Depth + 1);
+  return result(&OC, Depth + 1);
+}
+
+// What a pointer or handle member points into.
+Places Aliases::pointeeOfMember(const MemberExpr &ME, unsigned Depth) {
+  if (!ME.isArrow())
+    if (const VarDecl *V = localVar(ME.getBase())) {
+      if (auto It = MemberPointees.find(V); It != MemberPointees.end())
+        return It->second;
+      // A copy of another copy of a structure that shares (`Workspace
+      // w2 = ws;` of a captured ws): its members point where that one's
+      // do, which its binding says.
+      QualType T = V->getType();
+      if (T->isRecordType() && !Known.isHandle(T) && !Known.isView(T) &&
+          Bindings.count(V))
+        return resolve(V);
+    }
+  // A pointer in a by-value parameter or capture points where the
+  // original's does: outside, with what the copy shares.
+  if (const DeclRefExpr *Copy = copiedIn(&ME))
+    return variable(cast<VarDecl>(Copy->getDecl()), Copy, /*Pointee=*/true);
+  return object(&ME, Depth + 1);
 }
 
 // What the pointer or handle a call returns points at.

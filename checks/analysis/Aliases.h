@@ -108,7 +108,9 @@ public:
 private:
   Places object(const Expr *E, unsigned Depth);
   Places pointee(const Expr *E, unsigned Depth);
+  Places objectOfOperator(const CXXOperatorCallExpr &OC, unsigned Depth);
   Places pointeeOfCall(const CallExpr &CE, unsigned Depth);
+  Places pointeeOfMember(const MemberExpr &ME, unsigned Depth);
   Places pointeeOfConstruct(const CXXConstructExpr &CE, unsigned Depth);
   Places storage(const Expr *E, unsigned Depth);
   bool aliasValue(const Expr *E, unsigned Depth);

@@ -7,6 +7,7 @@
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
 #include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/ADT/StringSet.h"
 
 namespace clang::tidy::rematch {
 
@@ -733,6 +734,43 @@ void Aliases::bindAssigned(const VarDecl &V, const Expr *Value) {
   } else if (T->isRecordType() && aliasValue(Value, 0)) {
     bind(V, pointee(Value, 0), Value->getBeginLoc());
   }
+}
+
+void Aliases::bindStored(const Expr *Into, const Expr *Value) {
+  if (!Into || !Value)
+    return;
+  // `v[i] = h`, `m["k"] = h`: into the container that holds the slot.
+  if (const auto *CE = dyn_cast<CallExpr>(skipWrappersToObject(Into)))
+    if (const Expr *Owner = elementOwner(*CE))
+      Into = Owner;
+  const VarDecl *V = localVar(Into);
+  if (!V || !mayAlias(*V))
+    return;
+  const CXXRecordDecl *RD = V->getType()->getAsCXXRecordDecl();
+  if (!RD || !Known.isDeclaredValue(*RD))
+    return;
+  Places P = listedHandles(Value);
+  // Named through V where it was stored, as a copy's are.
+  for (Place &X : P)
+    if (X.K == Place::Root) {
+      X.Var = V;
+      X.At = Value->getBeginLoc();
+    }
+  bind(*V, std::move(P), Value->getBeginLoc());
+}
+
+void Aliases::bindInserted(const CXXMemberCallExpr &MC) {
+  const CXXMethodDecl *MD = MC.getMethodDecl();
+  if (!MD || !MD->getIdentifier())
+    return;
+  static const llvm::StringSet<> Inserters = {
+      "push_back",   "emplace_back", "push_front",       "emplace_front",
+      "insert",      "emplace",      "emplace_hint",     "insert_or_assign",
+      "try_emplace", "assign",       "push"};
+  if (!Inserters.contains(MD->getName()))
+    return;
+  for (const Expr *Arg : MC.arguments())
+    bindStored(MC.getImplicitObjectArgument(), Arg);
 }
 
 const Places &Aliases::resolve(const VarDecl *V) {

@@ -16,11 +16,12 @@
 //
 // Flow-insensitive: a variable may point into everything any of its
 // bindings (its initialiser, an assignment, a range-for) points into,
-// wherever the binding is in the body. A container of handles built from
-// a copy, an iterator range or an initializer list points where what it
-// copied does. Not tracked: aliases stored into containers, structures or
-// the heap afterwards (a pointer kept in a struct member is that member's
-// root), pointers to pointers, and aliases whose origin the
+// wherever the binding is in the body. A local container of handles built
+// from a copy, an iterator range or an initializer list, or given handles
+// by assignment or insertion, points where those handles do. Not tracked:
+// aliases stored into structures, the heap or containers outside the
+// body (a pointer kept in a struct member is that member's root), pointers
+// to pointers, and aliases whose origin the
 // body cannot see (a pointer read from a container of pointers): those are
 // local, never guessed into a finding (docs/checks/state-write.md).
 //
@@ -91,6 +92,12 @@ public:
   void bindInit(const VarDecl &V);                        // its initialiser
   void bindRange(const VarDecl &V, const Expr *Range);    // for (V : Range)
   void bindAssigned(const VarDecl &V, const Expr *Value); // `V = Value;`
+  // A handle stored into a local container that holds its elements (`v[i]
+  // = h`, `m["k"] = h`; Into the element or the container), or inserted
+  // (`v.push_back(h)`, `m.emplace("k", h)`): the container's elements
+  // point where the handle does.
+  void bindStored(const Expr *Into, const Expr *Value);
+  void bindInserted(const CXXMemberCallExpr &MC);
   // A lambda's parameter that a library call binds to each element of
   // Elements (a range, or the iterator to its first element): Visits.
   void bindVisited(const VarDecl &Param, const Expr *Elements);

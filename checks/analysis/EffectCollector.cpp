@@ -682,9 +682,12 @@ private:
     // as the code names it. An implicit or defaulted assignment does
     // nothing else; a user-provided one is followed for what else it does
     // (its writes of *this land on the same line and merge with this one).
-    if (Op == OO_Equal && OC->getNumArgs() == 2)
+    if (Op == OO_Equal && OC->getNumArgs() == 2) {
       if (const VarDecl *V = Alias.localVar(Obj))
         Alias.bindAssigned(*V, OC->getArg(1));
+      else
+        Alias.bindStored(Obj, OC->getArg(1));
+    }
     if (const auto *MD = dyn_cast_or_null<CXXMethodDecl>(Callee);
         MD && MD->isMoveAssignmentOperator() && OC->getNumArgs() == 2)
       recordMovedFrom(*MD, OC->getArg(1), OC->getBeginLoc());
@@ -795,6 +798,7 @@ private:
     const Expr *Obj = MC->getImplicitObjectArgument();
     if (!MD || !Obj)
       return true;
+    Alias.bindInserted(*MC);
     // The object's own type, not the base class the method belongs to.
     QualType T = Obj->IgnoreParenImpCasts()->getType();
     const auto *Callee = dyn_cast<MemberExpr>(MC->getCallee()->IgnoreParens());

@@ -142,8 +142,9 @@ struct Holder {
       return v[0] + w[0];
     });
   }
-  // A container built from a list of the handles: its slots are the
-  // callable's, what they point to is the original's.
+  // A container built from a list of the handles, or given them by
+  // assignment or insertion: its slots are the callable's, what they point
+  // to is the original's.
   std::shared_ptr<float> w_, b_;
   void lists() {
     checkpoint([this] { // expect-note: callable is checkpointed
@@ -155,6 +156,26 @@ struct Holder {
       std::map<std::string, std::shared_ptr<float>> named{{"w", w_}, {"b", b_}}; // expect-note: 'named' is an alias of 'w_' taken here
       named["b"].reset();
       *named.at("w") *= 2.f; // expect: rematch-counter-update {{updates 'w_' with '*=' through 'named'}}
+    });
+    checkpoint([this] { // expect-note: callable is checkpointed
+      std::vector<std::shared_ptr<float>> stored;
+      stored.push_back(w_); // expect-note: 'stored' is an alias of 'w_' taken here
+      stored[0] = nullptr;
+      *stored.front() = 0.f; // expect: rematch-state-write {{writes 'w_' through 'stored'}}
+    });
+    checkpoint([this] { // expect-note: callable is checkpointed
+      std::map<std::string, std::shared_ptr<float>> by_name;
+      by_name["b"] = b_; // expect-note: 'by_name' is an alias of 'b_' taken here
+      by_name.emplace("w", std::make_shared<float>(0.f));
+      *by_name.at("b") -= 1.f; // expect: rematch-counter-update {{updates 'b_' with '-=' through 'by_name'}}
+    });
+    checkpoint([this] {
+      std::vector<std::shared_ptr<float>> made;
+      made.push_back(std::make_shared<float>(*w_));
+      made.emplace_back(new float(1.f));
+      std::vector<std::shared_ptr<float>> slots(2);
+      slots[1] = std::make_shared<float>(*b_);
+      *made[0] = *slots[1] = 2.f;
     });
     checkpoint([this] {
       std::vector<std::shared_ptr<float>> fresh{std::make_shared<float>(*w_)};

@@ -500,11 +500,22 @@ Places Aliases::result(const CallExpr *CE, unsigned Depth) {
       int I = Known.paramIndex(*Callee, R->Arg);
       if (I >= 0 && unsigned(I) < Parts.Args.size())
         Out = storage(Parts.Args[I], Depth + 1);
+      // `std::get<0>(t)` of the callable's own tuple: a slot of it, as
+      // above.
+      if (const Expr *Owner = elementOwner(*CE))
+        if (Places Slot = object(Owner, Depth + 1); allLocal(Slot))
+          Out = std::move(Slot);
       break;
     }
     case AliasRule::Arguments:
-      for (const Expr *A : Parts.Args)
-        append(Out, storage(A, Depth + 1));
+      // A reference parameter (std::tie's) refers to the argument object
+      // itself, a handle included: assigning through it rebinds the handle.
+      for (unsigned I = 0; I < Parts.Args.size(); ++I) {
+        bool ByReference = I < Callee->getNumParams() &&
+                           Callee->getParamDecl(I)->getType()->isReferenceType();
+        append(Out, ByReference ? object(Parts.Args[I], Depth + 1)
+                                : storage(Parts.Args[I], Depth + 1));
+      }
       break;
     }
     for (Place &P : Out)
@@ -540,16 +551,26 @@ const Expr *Aliases::elementOwner(const CallExpr &CE, bool Iterator) const {
       (Iterator && !isClass(CE.getType())))
     return nullptr;
   const AliasRule *R = Known.lookup(*Callee).Returns;
-  if (!R || R->K != AliasRule::This)
+  if (!R)
     return nullptr;
+  // Of its object (`v[i]`, `v.begin()`), or of the argument a free
+  // accessor hands part of (`std::get<0>(t)`, `std::begin(v)`).
   CallParts Parts = partsOf(CE);
-  if (!Parts.Object)
+  const Expr *Owner = nullptr;
+  if (R->K == AliasRule::This) {
+    Owner = Parts.Object;
+  } else if (R->K == AliasRule::Argument && !isa<CXXMethodDecl>(Callee)) {
+    int I = Known.paramIndex(*Callee, R->Arg);
+    if (I >= 0 && unsigned(I) < Parts.Args.size())
+      Owner = Parts.Args[I];
+  }
+  if (!Owner)
     return nullptr;
-  QualType T = Parts.Object->getType().getNonReferenceType();
-  if (Parts.Arrow && T->isPointerType())
+  QualType T = Owner->getType().getNonReferenceType();
+  if (Owner == Parts.Object && Parts.Arrow && T->isPointerType())
     T = T->getPointeeType();
   const CXXRecordDecl *RD = T->getAsCXXRecordDecl();
-  return RD && Known.isDeclaredValue(*RD) ? Parts.Object : nullptr;
+  return RD && Known.isDeclaredValue(*RD) ? Owner : nullptr;
 }
 
 const DeclRefExpr *Aliases::copiedIn(const Expr *E) const {

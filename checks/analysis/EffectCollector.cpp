@@ -1224,7 +1224,9 @@ private:
     // The object itself, or for an argument what it gives access to: the
     // range an iterator or pointer starts (std::fill, memcpy), the object
     // a handle shares.
-    Places Ps = ME.On.K == ModelTarget::Argument ? Alias.storageOf(Target)
+    // A handle the model says is rebound (std::swap's): the handle itself.
+    Places Ps = ME.Rebinds                      ? Alias.designates(Target)
+                : ME.On.K == ModelTarget::Argument ? Alias.storageOf(Target)
                 : ThroughPointer                ? Alias.pointsInto(Target)
                                                 : changed(Target);
     // The other iterators of the range (std::fill's last) name the same

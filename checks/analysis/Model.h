@@ -116,6 +116,9 @@ struct ModelEntry {
   std::optional<ModelVisit> Visits;
   std::optional<ModelBind> Binds;
   ModelTarget On;
+  // The write assigns the argument object itself (std::swap): a handle is
+  // given another object, what it shared is untouched.
+  bool Rebinds = false;
   std::string Source;              // rng: the named source drawn from
   std::optional<ArgRef> Generator; // rng: the generator or key, when passed
   std::vector<Condition> When;     // all must hold (or be unknown)

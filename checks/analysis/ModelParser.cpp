@@ -206,6 +206,17 @@ private:
     return true;
   }
 
+  // true | false.
+  bool flag(yaml::Node *V, bool &Out) {
+    auto S = scalar(V, "true or false");
+    if (!S)
+      return false;
+    if (*S != "true" && *S != "false")
+      return fail(V, "expected true or false");
+    Out = *S == "true";
+    return true;
+  }
+
   // {Arg: N} | {Param: name} | {Type: spelling}; exactly one of them.
   bool argKey(StringRef Key, yaml::Node *V, ArgRef &A) {
     if (Key == "Arg")
@@ -405,13 +416,13 @@ private:
     static const StringRef FunctionKeys[] = {
         "Id",     "Name",    "Params", "Effect",  "On",     "Source",
         "Generator", "When", "Unless", "May",     "Draws",  "Subject",
-        "StdStreamArg", "Returns", "Visits", "Binds"};
+        "StdStreamArg", "Returns", "Visits", "Binds", "Rebinds"};
     static const StringRef RuleKeys[] = {
         "Id",         "Namespace", "Class",     "NamePrefix", "NameSuffix",
         "Names",      "HasParam",  "OverloadHasParam",        "Effect",
         "On",         "Source",    "Generator", "When",       "Unless",
         "May",        "Draws",     "Subject",   "StdStreamArg", "Returns",
-        "Visits",     "Binds"};
+        "Visits",     "Binds",     "Rebinds"};
     bool HasEffect = false;
     auto Str = [&](yaml::Node *V, std::string &Out, StringRef What) {
       auto S = scalar(V, What);
@@ -479,6 +490,8 @@ private:
             return visits(V, E.Visits.emplace());
           if (K == "Binds")
             return binds(V, E.Binds.emplace());
+          if (K == "Rebinds")
+            return flag(V, E.Rebinds);
           return false;
         });
     if (!Ok)
@@ -543,15 +556,8 @@ private:
                       [&](StringRef K, yaml::Node *V) -> bool {
                         if (K == "Replays")
                           return strings(V, P.Replays, "source names");
-                        if (K == "ArgumentsFresh") {
-                          auto S = scalar(V, "true or false");
-                          if (!S)
-                            return false;
-                          if (*S != "true" && *S != "false")
-                            return fail(V, "expected true or false");
-                          P.ArgumentsFresh = *S == "true";
-                          return true;
-                        }
+                        if (K == "ArgumentsFresh")
+                          return flag(V, P.ArgumentsFresh);
                         if (K == "Callable") {
                           auto S = scalar(V, "an argument position");
                           unsigned Arg;

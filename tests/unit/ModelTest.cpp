@@ -541,3 +541,19 @@ TEST(ShippedModels, AllLoad) {
 }
 
 } // namespace
+
+// A write that assigns the argument object itself (std::swap): a handle is
+// rebound, what it shares untouched.
+TEST(Model, RebindsIsAFlagOfWrites) {
+  ModelFile M = parseOk(R"(
+Functions:
+  - {Name: std::swap, Effect: state-write, On: {Arg: 0}, Rebinds: true}
+  - {Name: at::add_out, Effect: state-write, On: {Param: out}}
+)");
+  ASSERT_EQ(M.Functions.size(), 2u);
+  EXPECT_TRUE(M.Functions[0].Rebinds);
+  EXPECT_FALSE(M.Functions[1].Rebinds);
+  EXPECT_THAT(parseError("Functions:\n  - {Name: std::swap, Effect: "
+                         "state-write, On: {Arg: 0}, Rebinds: 1}\n"),
+              StartsWith("m.yaml:2:67: error: expected true or false"));
+}

@@ -18,6 +18,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -197,6 +198,39 @@ void copies_of_copies(Params p, Weights w) {
     q.w[0] = 1; // expect: rematch-state-write {{writes 'q.w[0]'}}
   });
 }
+
+// Structured bindings of a copy, std::tie of them, a range-for over a local
+// copy of a map, std::swap of a local copy's handles: the copy's slots are
+// rebound, nothing outside. Writing what a slot's handle points to, or
+// swapping the original's handles, is reported.
+struct Bindings {
+  std::pair<std::shared_ptr<float>, std::shared_ptr<float>> kv_;
+  std::map<std::string, std::shared_ptr<float>> cache_;
+  struct State { std::shared_ptr<float> h, c; } state_;
+  void step() {
+    checkpoint([this] {
+      auto [k, v] = kv_;
+      k = std::make_shared<float>(1.f);
+      std::tie(k, v) = std::make_pair(v, k);
+      auto snapshot = cache_;
+      for (auto &[name, t] : snapshot) t = nullptr;
+      State s = state_;
+      std::swap(s.h, s.c);
+      std::exchange(s.h, nullptr);
+    });
+    checkpoint([this] { // expect-note: callable is checkpointed
+      auto [k, v] = kv_; // expect-note: '[k, v]' is an alias of 'kv_' taken here
+      *v = 2.f; // expect: rematch-state-write {{writes 'kv_' through '[k, v]'}}
+    });
+    checkpoint([this] { // expect-note: callable is checkpointed
+      std::swap(state_.h, state_.c); // expect: rematch-state-write {{writes 'state_.h' with 'swap'}}
+    });
+    checkpoint([this] { // expect-note: callable is checkpointed
+      auto &[k, v] = kv_; // expect-note: '[k, v]' is an alias of 'kv_' taken here
+      std::tie(k, v) = std::make_pair(v, k); // expect: rematch-state-write {{writes 'kv_' through '[k, v]'}}
+    });
+  }
+};
 
 // A move out of an object empties it: the recomputation finds it empty.
 // Moving out of the callable's own values is silent; a trivial move (a

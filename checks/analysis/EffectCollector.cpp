@@ -283,6 +283,11 @@ public:
         Ps = Alias.pointsInto(V);
     } else if (T->isRecordType() && Alias.isAliasValue(V)) {
       Ps = Alias.pointsInto(V);
+    } else if (T->isRecordType() && !T->isDependentType() &&
+               Known.copies().shares(T)) {
+      // A copy of what holds handles (`return w_;` of a vector of them):
+      // its handles point where the original's do.
+      Ps = Alias.sharedBy(V);
     }
     if (!Ps.empty())
       PendingReturns.push_back(std::move(Ps));

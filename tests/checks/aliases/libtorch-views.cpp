@@ -121,3 +121,22 @@ variable_list element_writes(const torch::Tensor &x) {
       {x});
 }
 
+
+// A module's parameters() and named_parameters() hand out its own tensors
+// in a new list: writing them in place writes the module's weights;
+// rebinding the list's slots or changing a clone does not.
+variable_list module_parameters(torch::nn::Linear &fc, const torch::Tensor &x) {
+  return rematch::torch::checkpoint( // expect-note: callable is checkpointed
+      [&fc](const variable_list &in) {
+        for (auto &p : fc->parameters()) p.mul_(0.5); // expect: rematch-state-write {{writes 'fc' with 'mul_' through 'p'}} expect-note: 'p' is an alias of 'fc' taken here
+        auto ps = fc->parameters(); // expect-note: 'ps' is an alias of 'fc' taken here
+        ps[0].add_(1); // expect: rematch-state-write {{writes 'fc' with 'add_' through 'ps'}}
+        ps[1] = ps[1] * 2;
+        auto c = fc->parameters()[0].clone();
+        c.add_(1);
+        torch::Tensor s = torch::zeros({1});
+        for (const auto &b : fc->buffers()) s = s + b.sum();
+        return variable_list{fc->forward(in[0]) + s};
+      },
+      {x});
+}

@@ -199,6 +199,24 @@ void copies_of_copies(Params p, Weights w) {
   });
 }
 
+// A list of handles returned by value (a micrograd-style parameters()) is
+// a copy whose handles point where the member's do.
+struct Neuron {
+  std::vector<std::shared_ptr<float>> w_;
+  std::vector<float> bias_;
+  std::vector<std::shared_ptr<float>> parameters() const { return w_; }
+  std::vector<float> biases() const { return bias_; }
+  void step() {
+    checkpoint([this] { // expect-note: callable is checkpointed
+      for (auto &p : parameters()) *p = 0.f; // expect: rematch-state-write {{writes 'parameters()' through 'p'}} expect-note: 'p' is an alias of 'parameters()' taken here
+      auto b = biases();
+      b[0] = 1.f;
+      auto ps = parameters();
+      ps[0] = nullptr;
+    });
+  }
+};
+
 // Structured bindings of a copy, std::tie of them, a range-for over a local
 // copy of a map, std::swap of a local copy's handles: the copy's slots are
 // rebound, nothing outside. Writing what a slot's handle points to, or

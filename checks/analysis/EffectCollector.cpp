@@ -34,6 +34,11 @@ std::string describeExpr(const Expr *E, const ASTContext &Ctx) {
       E = CE->getArg(0)->IgnoreParenImpCasts();
     else
       break;
+  // `b->mul_()` through a smart pointer's or an optional's operator->: the
+  // object is named by what it is called on (`*b` with the arrow).
+  if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(E);
+      OC && OC->getOperator() == OO_Arrow && OC->getNumArgs() == 1)
+    return describeExpr(OC->getArg(0), Ctx);
   if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
     if (DRE->getDecl()->getDeclContext()->isRecord() || DRE->hasQualifier())
       return canonicalName(*DRE->getDecl());

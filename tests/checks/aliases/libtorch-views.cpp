@@ -136,7 +136,34 @@ variable_list module_parameters(torch::nn::Linear &fc, const torch::Tensor &x) {
         c.add_(1);
         torch::Tensor s = torch::zeros({1});
         for (const auto &b : fc->buffers()) s = s + b.sum();
+        fc->bias.set_data(fc->bias.data() * 0.5); // expect: rematch-state-write {{writes 'fc->bias' with 'set_data'}}
+        c.set_data(c * 2);
         return variable_list{fc->forward(in[0]) + s};
+      },
+      {x});
+}
+
+// An optional tensor (c10::optional, as ATen's signatures take them) holds
+// the caller's tensor: a callee's in-place op through a copy of it, and
+// through value_or's result, writes it; giving the copy another tensor
+// does not.
+static void halve(c10::optional<torch::Tensor> b) {
+  if (b)
+    b->mul_(0.5); // expect-note: 'halve' writes '*b' with 'mul_' here
+}
+static void rebind(c10::optional<torch::Tensor> b) { b = torch::zeros({1}); }
+
+variable_list optional_tensors(c10::optional<torch::Tensor> bias,
+                               const torch::Tensor &x) {
+  return rematch::torch::checkpoint( // expect-note: callable is checkpointed
+      [&bias](const variable_list &in) {
+        halve(bias); // expect: rematch-state-write {{calls 'halve', which writes}}
+        rebind(bias);
+        torch::Tensor b = bias.value_or(torch::zeros({1})); // expect-note: 'b' is an alias of 'bias' taken here
+        b.sub_(1); // expect: rematch-state-write {{writes 'bias' with 'sub_' through 'b'}}
+        torch::Tensor fresh = c10::optional<torch::Tensor>().value_or(torch::ones({1}));
+        fresh.add_(1);
+        return variable_list{in[0] + b + fresh};
       },
       {x});
 }

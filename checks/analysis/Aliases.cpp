@@ -710,8 +710,9 @@ void Aliases::bindInit(const VarDecl &V) {
       const CXXRecordDecl *RD = T->getAsCXXRecordDecl();
       if (RD && Known.isDeclaredValue(*RD))
         bind(V, P, At);
+      // A range-for's variable has its element's already (bindElement).
       if (!P.empty())
-        MemberPointees[&V] = std::move(P);
+        append(MemberPointees[&V], P);
     }
   }
 }
@@ -724,6 +725,24 @@ void Aliases::bindElement(const VarDecl &V, const Expr *Elements) {
   // A handle copied out of the range still shares its element's object.
   if (ByReference || Known.isHandle(T))
     bind(V, storage(Elements, 0), Elements->getBeginLoc());
+  // So does a copy of an element that holds handles (`for (auto kv : m)`,
+  // `for (auto [name, t] : m)`): its handles point where the element's do.
+  if (!ByReference && !T->isReferenceType() && T->isRecordType() &&
+      !T->isDependentType() && !Known.isHandle(T) &&
+      !Known.copies().owns(T)) {
+    Places P = storage(Elements, 0);
+    llvm::erase_if(P, [](const Place &X) { return X.isLocal(); });
+    for (Place &X : P)
+      if (X.K == Place::Root) {
+        X.Var = &V;
+        X.At = Elements->getBeginLoc();
+      }
+    const CXXRecordDecl *Copied = T->getAsCXXRecordDecl();
+    if (Copied && Known.isDeclaredValue(*Copied))
+      bind(V, P, Elements->getBeginLoc());
+    if (!P.empty())
+      MemberPointees[&V] = std::move(P);
+  }
   // By reference into a container that holds its elements: V is a slot of
   // that container (`p = p * 2` rebinds it), while what V points to, as a
   // handle, is what the container's handles point to (the binding above).

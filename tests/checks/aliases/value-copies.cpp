@@ -243,6 +243,15 @@ struct Bindings {
     checkpoint([this] { // expect-note: callable is checkpointed
       std::swap(state_.h, state_.c); // expect: rematch-state-write {{writes 'state_.h' with 'swap'}}
     });
+    // A range-for's copy of each element: its handles are the map's.
+    checkpoint([this] { // expect-note: callable is checkpointed
+      for (auto kv : cache_) kv.second = nullptr;
+      for (auto [name, t] : cache_) t = nullptr;
+      for (auto kv : cache_) *kv.second = 0.f; // expect: rematch-state-write {{writes 'cache_' through 'kv'}} expect-note: 'kv' is an alias of 'cache_' taken here
+    });
+    checkpoint([this] { // expect-note: callable is checkpointed
+      for (auto [name, t] : cache_) *t += 1.f; // expect: rematch-counter-update {{updates 'cache_' with '+=' through '[name, t]'}} expect-note: '[name, t]' is an alias of 'cache_' taken here
+    });
     checkpoint([this] { // expect-note: callable is checkpointed
       auto &[k, v] = kv_; // expect-note: '[k, v]' is an alias of 'kv_' taken here
       std::tie(k, v) = std::make_pair(v, k); // expect: rematch-state-write {{writes 'kv_' through '[k, v]'}}

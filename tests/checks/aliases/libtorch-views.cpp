@@ -167,3 +167,39 @@ variable_list optional_tensors(c10::optional<torch::Tensor> bias,
       },
       {x});
 }
+
+// A custom autograd function's apply() runs its static forward(): an
+// in-place op there writes the caller's tensor; a pure one is silent, and
+// so is apply's own bookkeeping (its graph node, its context).
+struct InplaceScale : torch::autograd::Function<InplaceScale> {
+  static torch::Tensor forward(torch::autograd::AutogradContext *ctx,
+                               torch::Tensor x) {
+    ctx->mark_dirty({x});
+    return x.mul_(2); // expect-note: 'InplaceScale::forward' writes 'x' with 'mul_' here
+  }
+  static variable_list backward(torch::autograd::AutogradContext *,
+                                variable_list g) {
+    return {g[0] * 2};
+  }
+};
+struct PureScale : torch::autograd::Function<PureScale> {
+  static torch::Tensor forward(torch::autograd::AutogradContext *ctx,
+                               torch::Tensor x) {
+    ctx->save_for_backward({x});
+    return x * 2;
+  }
+  static variable_list backward(torch::autograd::AutogradContext *ctx,
+                                variable_list g) {
+    return {g[0] * 2};
+  }
+};
+
+variable_list custom_functions(const torch::Tensor &x) {
+  return rematch::torch::checkpoint( // expect-note: callable is checkpointed
+      [](const variable_list &in) {
+        torch::Tensor y = PureScale::apply(in[0]);
+        torch::Tensor z = InplaceScale::apply(in[1]); // expect: rematch-state-write {{calls 'torch::autograd::Function::apply', which writes 'x' with 'mul_'}}
+        return variable_list{y + z};
+      },
+      {x, x});
+}

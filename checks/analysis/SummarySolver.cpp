@@ -155,7 +155,13 @@ bool EffectAnalysis::SummarySolver::append(
   // module held by a Sequential), lives as long as the holder does.
   bool IsHeld = A.isHeld(C.Loc, External ? nullptr : Callee,
                          External ? OverrideUsr : nullptr);
-  if (IsHeld && (F.Target.K == Root::Capture || F.Target.K == Root::This))
+  // So does what a lambda called directly captured (`next()` on a closure
+  // made outside, a mutable one's copies included): it lives in, or is
+  // reached from, the closure object the call is made on.
+  const auto *Method = dyn_cast_or_null<CXXMethodDecl>(Callee);
+  bool LambdaCall = Method && Method->getParent()->isLambda();
+  if ((IsHeld && (F.Target.K == Root::Capture || F.Target.K == Root::This)) ||
+      (LambdaCall && F.Target.K == Root::Capture))
     R = C.Object.isOutside() ? std::optional<Root>(C.Object) : std::nullopt;
   if (!R)
     return false;

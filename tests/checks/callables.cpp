@@ -63,3 +63,29 @@ void positive_library_functor_calling_user_code(rematch::Segment &seg) {
   vendor::Twice<Bump> twice{};
   seg.forward(twice); // expect: rematch-counter-update {{checkpointed functor 'vendor::Twice' calls 'Bump::operator()', which increments 'g_calls'}} expect-note: callable is checkpointed
 }
+
+// ---- a lambda made outside and called inside ---------------------------
+
+// A closure made before the checkpoint and called from the checkpointed
+// lambda keeps what it captured: its mutable copies and what it captured
+// by reference outlive the call. One made inside the callable does not.
+int positive_closures_called_inside(rematch::Segment &seg) {
+  int counter = 0;
+  auto bump = [&counter] { return ++counter; }; // expect-note: 'lambda' increments 'counter' here
+  int a = seg.forward([&] { return bump(); }); // expect: rematch-counter-update {{checkpointed lambda calls 'lambda', which increments 'counter'}} expect-note: callable is checkpointed
+  auto next = [n = 0]() mutable { return ++n; }; // expect-note: 'lambda' increments 'n' here
+  int b = seg.forward([&] { return next(); }); // expect: rematch-counter-update {{checkpointed lambda calls 'lambda', which increments 'n'}} expect-note: callable is checkpointed
+  return a + b;
+}
+int negative_closures_called_inside(rematch::Segment &seg) {
+  auto scale = [k = 2](int x) { return k * x; };
+  int a = seg.forward([&] { return scale(3); });
+  int b = seg.forward([&] {
+    int acc = 0;
+    auto add = [&acc](int x) { acc += x; };
+    add(1);
+    auto inner = [m = 0]() mutable { return ++m; };
+    return inner() + acc;
+  });
+  return a + b;
+}

@@ -96,6 +96,11 @@ Places Aliases::variable(const VarDecl *VD, const Expr *Ref, bool Pointee) {
     Root Param = Root::of(Root::Param, PVD->getFunctionScopeIndex());
     if (T->isReferenceType() && !T.getNonReferenceType().isConstQualified())
       return {Place::root(Param, Ref)};
+    // A view by value (`Eigen::Ref<M> pred`): assigning to it writes what
+    // it views, the caller's.
+    if (!T->isReferenceType() && Known.isView(T) &&
+        !T.isConstQualified())
+      return {Place::root(Param, Ref)};
     // What a pointer, reference, handle or iterator parameter points to is
     // the caller's; a copy of a value (a vector, a string) is the callee's.
     if (Pointee && (T->isPointerType() || T->isReferenceType() ||
@@ -379,6 +384,18 @@ Places Aliases::pointeeOfConstruct(const CXXConstructExpr &Construct,
     for (Place &P : Out)
       if (P.May.empty())
         P.May = R->May;
+    return Out;
+  }
+  // A view the models list, built from what no rule describes (an
+  // Eigen::Ref from a matrix, at a call's implicit conversion): it views
+  // the objects, and what the pointers point to, it was built from.
+  if (Known.isView(CE->getType())) {
+    Places Out;
+    for (const Expr *A : CE->arguments()) {
+      QualType AT = A->getType();
+      if (AT->isPointerType() || (isClass(AT) && A->isGLValue()))
+        append(Out, storage(A, Depth + 1));
+    }
     return Out;
   }
   return {};

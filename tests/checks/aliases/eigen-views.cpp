@@ -45,3 +45,31 @@ float locals(rematch::Segment &seg, const Eigen::MatrixXf &a) {
     return m.sum() + a.block(0, 0, 1, 1).sum(); // reads an input
   });
 }
+
+// ---- Ref parameters --------------------------------------------------------
+
+// An Eigen::Ref taken by value views the caller's matrix: writing it,
+// its rows and columns, writes that matrix, also when the Ref is built by
+// the call's implicit conversion. A Ref of a local stays quiet.
+static void center(Eigen::Ref<Eigen::MatrixXf> data) {
+  data.rowwise() -= data.colwise().mean(); // expect-note: 'center' updates 'data' with '-=' through 'data.rowwise()' here
+}
+static float loss_of(Eigen::Ref<Eigen::MatrixXf> pred,
+                     const Eigen::MatrixXf &target) {
+  pred -= target; // expect-note: 'loss_of' updates 'pred' with '-=' here
+  return pred.squaredNorm();
+}
+
+struct Net {
+  Eigen::MatrixXf P, T;
+  float step(rematch::Segment &seg, Eigen::Ref<Eigen::MatrixXf> data) {
+    return seg.forward([&] { // expect-note: callable is checkpointed
+      center(data); // expect: rematch-counter-update {{calls 'center', which updates 'data' with '-='}}
+      float l = loss_of(P, T); // expect: rematch-counter-update {{calls 'loss_of', which updates 'pred' with '-='}}
+      Eigen::MatrixXf d = data;
+      center(d);
+      Eigen::MatrixXf pred = P;
+      return l + loss_of(pred, T);
+    });
+  }
+};

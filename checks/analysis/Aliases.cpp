@@ -434,9 +434,15 @@ Places Aliases::sharedBy(const Expr *E) {
   }
   if (const DeclRefExpr *Copy = copiedIn(E))
     return variable(cast<VarDecl>(Copy->getDecl()), Copy, /*Pointee=*/true);
-  if (const VarDecl *V = localVar(E))
+  if (const VarDecl *V = localVar(E)) {
     if (auto It = MemberPointees.find(V); It != MemberPointees.end())
       return It->second;
+    // A local container given handles (`p_t.insert(...)`): what its
+    // bindings say, once the body's are all known.
+    const CXXRecordDecl *RD = V->getType()->getAsCXXRecordDecl();
+    if (RD && Known.isDeclaredValue(*RD))
+      return variable(V, E, /*Pointee=*/true);
+  }
   // A struct held somewhere: its pointers point where it is owned.
   return E->isGLValue() ? object(E, 0) : Places{};
 }
@@ -632,7 +638,12 @@ const Expr *Aliases::rangeCopied(const CXXConstructExpr *CE) {
   if (!CE || CE->getNumArgs() < 2 ||
       CE->getConstructor()->isCopyOrMoveConstructor())
     return nullptr;
-  const Expr *First = CE->getArg(0), *Last = CE->getArg(1);
+  return rangeOf(CE->getArg(0), CE->getArg(1));
+}
+
+// First, when First and Last are an iterator range: one iterator or pointer
+// type.
+const Expr *Aliases::rangeOf(const Expr *First, const Expr *Last) {
   QualType A = First->getType().getCanonicalType().getUnqualifiedType();
   QualType B = Last->getType().getCanonicalType().getUnqualifiedType();
   if (A != B || !(A->isPointerType() || aliasValue(First, 0)))
@@ -794,8 +805,11 @@ void Aliases::bindAssigned(const VarDecl &V, const Expr *Value) {
 }
 
 void Aliases::bindStored(const Expr *Into, const Expr *Value) {
-  if (!Into || !Value)
-    return;
+  if (Into && Value)
+    bindStoredPlaces(Into, listedHandles(Value), Value->getBeginLoc());
+}
+
+void Aliases::bindStoredPlaces(const Expr *Into, Places P, SourceLocation At) {
   // `v[i] = h`, `m["k"] = h`: into the container that holds the slot.
   if (const auto *CE = dyn_cast<CallExpr>(skipWrappersToObject(Into)))
     if (const Expr *Owner = elementOwner(*CE))
@@ -806,14 +820,13 @@ void Aliases::bindStored(const Expr *Into, const Expr *Value) {
   const CXXRecordDecl *RD = V->getType()->getAsCXXRecordDecl();
   if (!RD || !Known.isDeclaredValue(*RD))
     return;
-  Places P = listedHandles(Value);
   // Named through V where it was stored, as a copy's are.
   for (Place &X : P)
     if (X.K == Place::Root) {
       X.Var = V;
-      X.At = Value->getBeginLoc();
+      X.At = At;
     }
-  bind(*V, std::move(P), Value->getBeginLoc());
+  bind(*V, std::move(P), At);
 }
 
 void Aliases::bindInserted(const CXXMemberCallExpr &MC) {
@@ -826,8 +839,17 @@ void Aliases::bindInserted(const CXXMemberCallExpr &MC) {
       "try_emplace", "assign",       "push"};
   if (!Inserters.contains(MD->getName()))
     return;
+  const Expr *Into = MC.getImplicitObjectArgument();
+  unsigned N = MC.getNumArgs();
+  // An iterator range, last (`v.insert(v.end(), p.begin(), p.end())`,
+  // `v.assign(first, last)`): what its elements share.
+  if (N >= 2)
+    if (const Expr *First = rangeOf(MC.getArg(N - 2), MC.getArg(N - 1))) {
+      bindStoredPlaces(Into, pointee(First, 0), First->getBeginLoc());
+      return;
+    }
   for (const Expr *Arg : MC.arguments())
-    bindStored(MC.getImplicitObjectArgument(), Arg);
+    bindStored(Into, Arg);
 }
 
 const Places &Aliases::resolve(const VarDecl *V) {

@@ -140,6 +140,9 @@ private:
   const Expr *elementOwner(const CallExpr &CE, bool Iterator = false) const;
   // The first iterator of an iterator range a container is built from.
   const Expr *rangeCopied(const CXXConstructExpr *CE);
+  const Expr *rangeOf(const Expr *First, const Expr *Last);
+  // bindStored's binding of the container Into holds (or is) to P.
+  void bindStoredPlaces(const Expr *Into, Places P, SourceLocation At);
   // The initializer list a container is built from, and what the handles
   // in it point into.
   const Expr *listOf(const CXXConstructExpr *CE);

@@ -137,6 +137,8 @@ variable_list module_parameters(torch::nn::Linear &fc, const torch::Tensor &x) {
         torch::Tensor s = torch::zeros({1});
         for (const auto &b : fc->buffers()) s = s + b.sum();
         fc->bias.set_data(fc->bias.data() * 0.5); // expect: rematch-state-write {{writes 'fc->bias' with 'set_data'}}
+        for (auto &p : fc->buffers()) torch::nn::init::zeros_(p); // expect: rematch-state-write {{writes 'fc' with 'zeros_' through 'p'}} expect-note: 'p' is an alias of 'fc' taken here
+        torch::nn::init::ones_(c);
         c.set_data(c * 2);
         return variable_list{fc->forward(in[0]) + s};
       },

@@ -170,6 +170,11 @@ struct Holder {
       by_name.emplace("w", std::make_shared<float>(0.f));
       *by_name.at("b") -= 1.f; // expect: rematch-counter-update {{updates 'b_' with '-=' through 'by_name'}}
     });
+    checkpoint([this] { // expect-note: callable is checkpointed
+      std::vector<std::shared_ptr<float>> all;
+      all.insert(all.end(), ptrs_.begin(), ptrs_.end()); // expect-note: 'all' is an alias of 'ptrs_' taken here
+      *all[0] = 1.f; // expect: rematch-state-write {{writes 'ptrs_' through 'all'}}
+    });
     checkpoint([this] {
       std::vector<std::shared_ptr<float>> made;
       made.push_back(std::make_shared<float>(*w_));
@@ -206,9 +211,15 @@ struct Neuron {
   std::vector<float> bias_;
   std::vector<std::shared_ptr<float>> parameters() const { return w_; }
   std::vector<float> biases() const { return bias_; }
+  std::vector<std::shared_ptr<float>> all_parameters() {
+    std::vector<std::shared_ptr<float>> out;
+    out.insert(out.end(), w_.begin(), w_.end());
+    return out;
+  }
   void step() {
     checkpoint([this] { // expect-note: callable is checkpointed
       for (auto &p : parameters()) *p = 0.f; // expect: rematch-state-write {{writes 'parameters()' through 'p'}} expect-note: 'p' is an alias of 'parameters()' taken here
+      for (auto &p : all_parameters()) *p += 1.f; // expect: rematch-counter-update {{updates 'all_parameters()' with '+=' through 'p'}} expect-note: 'p' is an alias of 'all_parameters()' taken here
       auto b = biases();
       b[0] = 1.f;
       auto ps = parameters();

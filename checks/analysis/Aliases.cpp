@@ -726,23 +726,32 @@ void Aliases::bindInit(const VarDecl &V) {
                  : List ? listedHandles(List)
                  : Copy ? variable(cast<VarDecl>(Copy->getDecl()), Copy, true)
                         : object(From, 0);
-      llvm::erase_if(P, [](const Place &X) { return X.isLocal(); });
-      // Reached through V: named so, and taken here.
-      for (Place &X : P)
-        if (X.K == Place::Root) {
-          X.Var = &V;
-          X.At = At;
-        }
-      // A container of handles copied (`auto saved = saved_;`): its
-      // elements point where the original's do.
-      const CXXRecordDecl *RD = T->getAsCXXRecordDecl();
-      if (RD && Known.isDeclaredValue(*RD))
-        bind(V, P, At);
-      // A range-for's variable has its element's already (bindElement).
-      if (!P.empty())
-        append(MemberPointees[&V], P);
+      bindCopy(V, std::move(P), At);
     }
   }
+}
+
+void Aliases::bindCopy(const VarDecl &V, Places P, SourceLocation At) {
+  llvm::erase_if(P, [](const Place &X) { return X.isLocal(); });
+  nameThrough(P, V, At);
+  // A container of handles copied (`auto saved = saved_;`): its elements
+  // point where the original's do.
+  const CXXRecordDecl *RD = V.getType()->getAsCXXRecordDecl();
+  if (RD && Known.isDeclaredValue(*RD))
+    bind(V, P, At);
+  // A range-for's variable gets its element's (bindElement), then its
+  // initialiser's.
+  if (!P.empty())
+    append(MemberPointees[&V], P);
+}
+
+// Reached through V: named so, and taken at At.
+void Aliases::nameThrough(Places &P, const VarDecl &V, SourceLocation At) {
+  for (Place &X : P)
+    if (X.K == Place::Root) {
+      X.Var = &V;
+      X.At = At;
+    }
 }
 
 void Aliases::bindElement(const VarDecl &V, const Expr *Elements) {
@@ -757,20 +766,8 @@ void Aliases::bindElement(const VarDecl &V, const Expr *Elements) {
   // `for (auto [name, t] : m)`): its handles point where the element's do.
   if (!ByReference && !T->isReferenceType() && T->isRecordType() &&
       !T->isDependentType() && !Known.isHandle(T) &&
-      !Known.copies().owns(T)) {
-    Places P = storage(Elements, 0);
-    llvm::erase_if(P, [](const Place &X) { return X.isLocal(); });
-    for (Place &X : P)
-      if (X.K == Place::Root) {
-        X.Var = &V;
-        X.At = Elements->getBeginLoc();
-      }
-    const CXXRecordDecl *Copied = T->getAsCXXRecordDecl();
-    if (Copied && Known.isDeclaredValue(*Copied))
-      bind(V, P, Elements->getBeginLoc());
-    if (!P.empty())
-      MemberPointees[&V] = std::move(P);
-  }
+      !Known.copies().owns(T))
+    bindCopy(V, storage(Elements, 0), Elements->getBeginLoc());
   // By reference into a container that holds its elements: V is a slot of
   // that container (`p = p * 2` rebinds it), while what V points to, as a
   // handle, is what the container's handles point to (the binding above).
@@ -821,11 +818,7 @@ void Aliases::bindStoredPlaces(const Expr *Into, Places P, SourceLocation At) {
   if (!RD || !Known.isDeclaredValue(*RD))
     return;
   // Named through V where it was stored, as a copy's are.
-  for (Place &X : P)
-    if (X.K == Place::Root) {
-      X.Var = V;
-      X.At = At;
-    }
+  nameThrough(P, *V, At);
   bind(*V, std::move(P), At);
 }
 

@@ -141,6 +141,10 @@ private:
   // The first iterator of an iterator range a container is built from.
   const Expr *rangeCopied(const CXXConstructExpr *CE);
   const Expr *rangeOf(const Expr *First, const Expr *Last);
+  // V, a copy of what reaches P (a struct, a container, an element): its
+  // pointer and handle members, and its elements, point there.
+  void bindCopy(const VarDecl &V, Places P, SourceLocation At);
+  static void nameThrough(Places &P, const VarDecl &V, SourceLocation At);
   // bindStored's binding of the container Into holds (or is) to P.
   void bindStoredPlaces(const Expr *Into, Places P, SourceLocation At);
   // The initializer list a container is built from, and what the handles

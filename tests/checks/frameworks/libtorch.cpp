@@ -44,6 +44,8 @@ torch::Tensor draws(const torch::Tensor &x) {
     auto m = in.clone();
     m.bernoulli_(0.5); // expect: rematch-unreplayed-rng {{'at::Tensor::bernoulli_'}}
     m.uniform_(); // expect: rematch-unreplayed-rng {{draws from torch's default generator through 'at::Tensor::uniform_', which 'nn::checkpoint' does not replay}}
+    torch::nn::init::xavier_uniform_(m); // expect: rematch-unreplayed-rng {{draws from torch's default generator through 'torch::nn::init::xavier_uniform_', which 'nn::checkpoint' does not replay}}
+    torch::nn::init::zeros_(m);
     return a + b + c + d + e + f + g + h + i + j + k + l + m;
   }, x);
 }

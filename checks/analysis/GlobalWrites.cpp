@@ -3,6 +3,8 @@
 #include "GlobalWrites.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
+#include "clang/AST/StmtCXX.h"
+#include "clang/Basic/SourceManager.h"
 #include "llvm/ADT/STLExtras.h"
 
 namespace clang::tidy::rematch {
@@ -30,6 +32,17 @@ void GlobalUseCollector::onStmt(const Stmt &S) {
         Uses.push_back(ME);
     return;
   }
+  // `for (float v : g_table)`: the loop reads the elements of a library
+  // container when its variable is a copy or a reference to const.
+  if (const auto *FR = dyn_cast<CXXForRangeStmt>(&S)) {
+    const VarDecl *V = FR->getLoopVariable();
+    QualType T = V ? V->getType() : QualType();
+    if (V && (!T->isReferenceType() ||
+              T.getNonReferenceType().isConstQualified()) &&
+        readsThroughTwins(*FR))
+      markRead(FR->getRangeInit());
+    return;
+  }
   const auto *CE = dyn_cast<CallExpr>(&S);
   if (!CE)
     return;
@@ -47,6 +60,12 @@ void GlobalUseCollector::onStmt(const Stmt &S) {
   const FunctionDecl *FD = CE->getDirectCallee();
   if (!FD)
     return;
+  // std::as_const takes a T& to hand back a const T&.
+  if (FD->isInStdNamespace() && FD->getIdentifier() &&
+      FD->getName() == "as_const" && CE->getNumArgs() == 1) {
+    markRead(CE->getArg(0));
+    return;
+  }
   unsigned Offset = isa<CXXOperatorCallExpr>(CE) && isa<CXXMethodDecl>(FD);
   for (unsigned I = Offset; I < CE->getNumArgs(); ++I) {
     unsigned P = I - Offset;
@@ -109,6 +128,51 @@ bool GlobalUseCollector::isGlobal(const ValueDecl *D) {
   return VD->hasGlobalStorage();
 }
 
+// A library's non-const accessor that has a const twin (the same name and
+// parameters, const-qualified: `vector::operator[]`, `at`, `front`,
+// `begin`): called on a non-const object only because the object is not
+// const, it changes nothing, so when its result is only read, so is its
+// object. `map::operator[]`, which inserts, has no twin. Only in system
+// headers: a user's non-const twin may initialise or mark state.
+bool GlobalUseCollector::hasConstTwin(const CXXMethodDecl *MD) {
+  if (!MD || MD->isConst() || MD->isStatic())
+    return false;
+  const SourceManager &SM = MD->getASTContext().getSourceManager();
+  if (!SM.isInSystemHeader(SM.getExpansionLoc(MD->getLocation())))
+    return false;
+  for (const NamedDecl *ND : MD->getParent()->lookup(MD->getDeclName())) {
+    const auto *Twin = dyn_cast<CXXMethodDecl>(ND->getUnderlyingDecl());
+    if (!Twin || !Twin->isConst() ||
+        Twin->getNumParams() != MD->getNumParams())
+      continue;
+    bool Same = true;
+    for (unsigned I = 0; Same && I < MD->getNumParams(); ++I)
+      Same = Twin->getParamDecl(I)->getType().getCanonicalType() ==
+             MD->getParamDecl(I)->getType().getCanonicalType();
+    if (Same)
+      return true;
+  }
+  return false;
+}
+
+// Whether a range-for's begin() and end() are such accessors (or a
+// built-in array's): its elements are reached without changing the range.
+bool GlobalUseCollector::readsThroughTwins(const CXXForRangeStmt &FR) {
+  auto Accessor = [](const Stmt *S) {
+    const auto *VD = S ? dyn_cast_or_null<VarDecl>(
+                             cast<DeclStmt>(S)->getSingleDecl())
+                       : nullptr;
+    const Expr *Init = VD ? VD->getInit() : nullptr;
+    if (!Init)
+      return false;
+    Init = Init->IgnoreImplicit();
+    if (const auto *MC = dyn_cast<CXXMemberCallExpr>(Init))
+      return hasConstTwin(MC->getMethodDecl());
+    return !isa<CallExpr>(Init); // an array: a pointer to its element
+  };
+  return Accessor(FR.getBeginStmt()) && Accessor(FR.getEndStmt());
+}
+
 // The global at the base of an access path (g, g.a, g.a[2]) is only read.
 void GlobalUseCollector::markRead(const Expr *E) {
   for (unsigned Depth = 0; E && Depth < 32; ++Depth) {
@@ -134,6 +198,16 @@ void GlobalUseCollector::markRead(const Expr *E) {
       if (!AS->getBase()->IgnoreParenImpCasts()->getType()->isArrayType())
         return;
       E = AS->getBase();
+    } else if (const auto *MC = dyn_cast<CXXMemberCallExpr>(E)) {
+      const auto *Callee = dyn_cast<MemberExpr>(MC->getCallee());
+      if (!Callee || Callee->isArrow() || !hasConstTwin(MC->getMethodDecl()))
+        return;
+      E = MC->getImplicitObjectArgument();
+    } else if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(E)) {
+      if (OC->getNumArgs() == 0 ||
+          !hasConstTwin(dyn_cast_or_null<CXXMethodDecl>(OC->getCalleeDecl())))
+        return;
+      E = OC->getArg(0);
     } else {
       return;
     }

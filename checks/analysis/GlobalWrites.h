@@ -16,6 +16,8 @@
 
 namespace clang {
 class ASTContext;
+class CXXForRangeStmt;
+class CXXMethodDecl;
 }
 
 namespace clang::tidy::rematch {
@@ -40,6 +42,8 @@ public:
 private:
   void markRead(const Expr *E);
   static bool isGlobal(const ValueDecl *D);
+  static bool hasConstTwin(const CXXMethodDecl *MD);
+  static bool readsThroughTwins(const CXXForRangeStmt &FR);
   std::vector<const Expr *> Uses;
   llvm::DenseSet<const Expr *> ReadOnly;
   std::vector<const VarDecl *> Replayed;

@@ -362,3 +362,35 @@ float singletons(rematch::Segment &seg, float x) {
            mutable_options().scale; // expect: rematch-global-read {{calls 'mutable_options', which reads mutable global 'm'}}
   });
 }
+
+// Lookup tables. A library container's non-const accessor that has a const
+// twin (vector's operator[], at, front, begin and end) changes nothing when
+// its result is only read, so a table nothing writes is a constant, read
+// that way, through std::as_const or in a range-for by value. Writing an
+// element, map's operator[] (it inserts), or a range-for by reference that
+// assigns make the table mutable, and its reads are reported.
+static std::vector<float> s_table;
+static std::vector<float> s_filled;
+static std::vector<float> s_looped;
+static std::map<int, float> s_map;
+float lookup_tables(rematch::Segment &seg, int i) {
+  return seg.forward([i] { // expect-note: callable is checkpointed by this call
+    static std::vector<float> lazy;
+    float y = s_table[i] + s_table.at(0) + s_table.front() + lazy[1];
+    y += std::as_const(s_table)[0];
+    for (float v : s_table)
+      y += v;
+    for (const float &v : lazy)
+      y += v;
+    y += s_filled[i]; // expect: rematch-global-read {{reads mutable global 's_filled'}}
+    y += s_looped[0]; // expect: rematch-global-read {{reads mutable global 's_looped'}}
+    y += s_map.at(i); // expect: rematch-global-read {{reads mutable global 's_map'}}
+    return y;
+  });
+}
+void fill_tables(int i) {
+  s_filled[i] = 1;
+  for (float &v : s_looped)
+    v = 0;
+  s_map[i] = 2;
+}

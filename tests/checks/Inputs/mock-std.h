@@ -134,6 +134,7 @@ template <class T>
 constexpr typename remove_reference<T>::type &&move(T &&t) noexcept {
   return static_cast<typename remove_reference<T>::type &&>(t);
 }
+template <class T> constexpr const T &as_const(T &t) noexcept { return t; }
 template <class A, class B> struct pair {
   A first;
   B second;
@@ -211,7 +212,9 @@ public:
   T &at(size_t) { return *data_; }
   const T &at(size_t) const { return *data_; }
   T &back() { return *data_; }
+  const T &back() const { return *data_; }
   T &front() { return *data_; }
+  const T &front() const { return *data_; }
   T *data() { return data_; }
   const T *data() const { return data_; }
   size_t size() const { return 0; }

@@ -16,7 +16,9 @@
 //
 // Flow-insensitive: a variable may point into everything any of its
 // bindings (its initialiser, an assignment, a range-for) points into,
-// wherever the binding is in the body. A local container of handles built
+// wherever the binding is in the body; but a pointer or handle that a
+// statement of the body's outermost block assigns holds only what it is
+// given from there on (Rebinds.h). A local container of handles built
 // from a copy, an iterator range or an initializer list, or given handles
 // by assignment or insertion, points where those handles do. Not tracked:
 // aliases stored into structures, the heap or containers outside the
@@ -31,8 +33,10 @@
 
 #include "Effect.h"
 #include "KnownFunctions.h"
+#include "Rebinds.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallVector.h"
+#include <memory>
 
 namespace clang {
 class ASTContext;
@@ -124,6 +128,7 @@ private:
   // What the result of a call refers to.
   Places result(const CallExpr *CE, unsigned Depth);
   Places variable(const VarDecl *VD, const Expr *Ref, bool Pointee);
+  bool rebound(const VarDecl &V, const Expr *Ref, Places &Out);
   void bind(const VarDecl &V, Places P, SourceLocation At);
   // V stands for each element of Elements (a range-for's variable, a
   // visitor's parameter): by reference, or a handle copied out.
@@ -174,6 +179,9 @@ private:
   // The same for a local iterator initialised into such a container.
   llvm::DenseMap<const VarDecl *, const Expr *> IteratorSlots;
   llvm::DenseMap<const VarDecl *, Places> Resolved;
+  // Straight-line rebindings, scanned when first asked.
+  std::unique_ptr<Rebinds> Order;
+  unsigned RebindDepth = 0;
 };
 
 } // namespace clang::tidy::rematch

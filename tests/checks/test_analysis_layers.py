@@ -27,7 +27,7 @@ LAYERS = {
              "Model.h", "StmtWalk.h", "SummaryJson.h", "Wrappers.h"],
     "knowledge": ["ExternalSummaries.h", "HeldCallables.h",
                   "KnownFunctions.h", "ModelSet.h", "Summary.h"],
-    "collect": ["Aliases.h", "BodyReplay.h", "CallReach.h",
+    "collect": ["Aliases.h", "BodyReplay.h", "CallReach.h", "Rebinds.h",
                 "CheckpointSites.h", "EffectCollector.h", "TUWalk.h"],
     "compose": ["Compose.h"],
     "coordinate": ["AnalysisHost.h", "EffectAnalysis.h"],

@@ -177,13 +177,25 @@ class Aspect(unittest.TestCase):
     def tearDownClass(cls):
         subprocess.run(cls.bazel_argv("clean", []), cwd=cls.ws,
                        capture_output=True)
+        for ws in (cls.ws, cls.elsewhere()):
+            if os.path.isdir(ws):
+                subprocess.run([TOOLS.bazel, "--output_user_root=" +
+                                cls.user_root, "shutdown"], cwd=ws,
+                               capture_output=True)
         cls._tmp.cleanup()
+
+    @classmethod
+    def elsewhere(cls):
+        return os.path.join(cls._tmp.name, "elsewhere", "checkout")
 
     @classmethod
     def bazel_argv(cls, command, args, disk_cache=None):
         offline = os.path.join(TOOLS.root, "bazel", "offline")
-        return [TOOLS.bazel, "--batch", "--output_user_root=" + cls.user_root,
-                command,
+        # One server per workspace, kept between the commands (each
+        # --batch command started a JVM and loaded the workspace again);
+        # shut down at the end, and by itself when idle.
+        return [TOOLS.bazel, "--output_user_root=" + cls.user_root,
+                "--max_idle_secs=60", command,
                 "--override_repository=rules_cc=" + offline + "/rules_cc",
                 "--override_repository=rules_java=" + offline + "/rules_java",
                 "--override_repository=remote_coverage_tools=" + offline +
@@ -265,7 +277,7 @@ class Aspect(unittest.TestCase):
     def test_5_another_checkout_elsewhere_hits_a_remote_cache(self):
         # Both without a disk cache: what the second finds, the first put
         # in the remote cache.
-        other = os.path.join(self._tmp.name, "elsewhere", "checkout")
+        other = self.elsewhere()
         shutil.copytree(self.ws, other, symlinks=True,
                         ignore=shutil.ignore_patterns("bazel-*"))
         with HttpCache() as url:

@@ -293,6 +293,25 @@ torch::Tensor quiet_module_forms(Quiet &quiet, AuditedNorm &audited,
       {x})[0];
 }
 
+// Module and autograd bookkeeping that outlives the pass: switching a
+// member module to eval mode, a hook registered on a member tensor (each
+// recomputation adds another), a warning through TORCH_WARN. A hook on a
+// tensor made inside the callable stays there.
+struct Tagged : torch::nn::Module {
+  torch::nn::Linear fc{4, 4};
+  torch::Tensor w = torch::ones({4}, torch::requires_grad());
+  torch::Tensor step(const torch::Tensor &x) {
+    return nn::checkpoint([this](const torch::Tensor &in) { // expect-note: callable is checkpointed by this call to 'nn::checkpoint'
+      fc->eval(); // expect: rematch-state-write {{writes '*fc' with 'eval'}}
+      w.register_hook([](torch::Tensor g) { return g * 2; }); // expect: rematch-state-write {{writes 'w' with 'register_hook'}}
+      TORCH_WARN("slow path"); // expect: rematch-logging {{logs through 'c10::Warning::warn'}}
+      auto t = in.clone();
+      t.register_hook([](torch::Tensor g) { return g; });
+      return fc(t);
+    }, x);
+  }
+};
+
 // ---- outside any checkpoint ----------------------------------------------------
 
 torch::Tensor plain(torch::Tensor &acc, const torch::Tensor &x) {

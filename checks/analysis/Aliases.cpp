@@ -88,7 +88,6 @@ const VarDecl *Aliases::localVar(const Expr *E) const {
 // Ref is the expression naming VD; Pointee: the question is about what VD
 // points or refers to.
 Places Aliases::variable(const VarDecl *VD, const Expr *Ref, bool Pointee) {
-  Places Out;
   if (VD->hasGlobalStorage())
     return {Place::root(Root::of(Root::Static), Ref)};
   QualType T = VD->getType();
@@ -102,8 +101,8 @@ Places Aliases::variable(const VarDecl *VD, const Expr *Ref, bool Pointee) {
     if (!T->isReferenceType() && Known.isView(T) &&
         !T.isConstQualified())
       return {Place::root(Param, Ref)};
-    if (Pointee && rebound(*VD, Ref, Out))
-      return Out;
+    if (std::optional<Places> Now = Pointee ? rebound(*VD, Ref) : std::nullopt)
+      return std::move(*Now);
     // What a pointer, reference, handle or iterator parameter points to is
     // the caller's; a copy of a value (a vector, a string) is the callee's.
     if (Pointee && (T->isPointerType() || T->isReferenceType() ||
@@ -130,8 +129,8 @@ Places Aliases::variable(const VarDecl *VD, const Expr *Ref, bool Pointee) {
     // through), stand for what they are bound to.
     if (!Pointee && !T->isReferenceType() && !Known.isView(T))
       return {};
-    if (Pointee && rebound(*VD, Ref, Out))
-      return Out;
+    if (std::optional<Places> Now = Pointee ? rebound(*VD, Ref) : std::nullopt)
+      return std::move(*Now);
     Place P;
     P.K = Place::Alias;
     P.Var = VD;
@@ -153,23 +152,24 @@ Places Aliases::variable(const VarDecl *VD, const Expr *Ref, bool Pointee) {
 }
 
 // A pointer or handle variable the body rebinds in straight line before
-// Ref (Rebinds.h): Out gets what the values from that rebinding on point
-// into. A chain of such rebindings is followed a few steps deep.
-bool Aliases::rebound(const VarDecl &V, const Expr *Ref, Places &Out) {
+// Ref (Rebinds.h): what the values from that rebinding on point into. A
+// chain of such rebindings is followed a few steps deep.
+std::optional<Places> Aliases::rebound(const VarDecl &V, const Expr *Ref) {
   QualType T = V.getType();
   if (!Ref || T->isReferenceType() ||
       !(T->isPointerType() || Known.isHandle(T)) || RebindDepth > 4)
-    return false;
+    return std::nullopt;
   if (!Order)
     Order = std::make_unique<Rebinds>(FD);
   llvm::SmallVector<const Expr *, 2> Values = Order->after(V, *Ref);
   if (Values.empty())
-    return false;
+    return std::nullopt;
+  Places Out;
   ++RebindDepth;
   for (const Expr *Value : Values)
     Out.append(pointee(Value, 1));
   --RebindDepth;
-  return true;
+  return Out;
 }
 
 Places Aliases::object(const Expr *E, unsigned Depth) {

@@ -37,6 +37,7 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallVector.h"
 #include <memory>
+#include <optional>
 
 namespace clang {
 class ASTContext;
@@ -128,7 +129,7 @@ private:
   // What the result of a call refers to.
   Places result(const CallExpr *CE, unsigned Depth);
   Places variable(const VarDecl *VD, const Expr *Ref, bool Pointee);
-  bool rebound(const VarDecl &V, const Expr *Ref, Places &Out);
+  std::optional<Places> rebound(const VarDecl &V, const Expr *Ref);
   void bind(const VarDecl &V, Places P, SourceLocation At);
   // V stands for each element of Elements (a range-for's variable, a
   // visitor's parameter): by reference, or a handle copied out.

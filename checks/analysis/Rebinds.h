@@ -9,6 +9,9 @@
 // block's `x += residual;` after the rebinding updates conv1's output, not
 // the caller's tensor.
 //
+// It scans the body itself, before the effect walk: the walk asks about a
+// use while the assignments after it (a loop's) are still unseen.
+//
 //===----------------------------------------------------------------------===//
 #ifndef REMATCH_CHECKS_REBINDS_H
 #define REMATCH_CHECKS_REBINDS_H

@@ -21,6 +21,10 @@ std::map<int, float> g_cache;
 std::unordered_map<int, std::vector<float>> g_lists;
 std::vector<float> g_buf(32);
 std::shared_ptr<std::vector<float>> g_shared;
+// Lookup tables (rematch-global-read): libstdc++'s non-const accessors with
+// a const twin only read; writing an element makes a table mutable.
+static std::vector<float> s_table(4);
+static std::vector<float> s_written(4);
 
 // ---- positives ---------------------------------------------------------
 
@@ -56,6 +60,19 @@ void shared(float x) {
     p->push_back(x); // expect: rematch-cache-write {{mutates container 'g_shared' with 'push_back' through 'p'}}
   });
 }
+
+void tables(int i) {
+  checkpoint([i] { // expect-note: callable is checkpointed
+    float y = s_table[i] + s_table.at(0) + s_table.front() + s_table.back();
+    for (float v : s_table)
+      y += v;
+    for (const float &v : s_table)
+      y += v;
+    y += s_written[i]; // expect: rematch-global-read {{reads mutable global 's_written'}}
+    return y;
+  });
+}
+void fill_table(int i) { s_written[i] = 1; }
 
 // ---- negatives -------------------------------------------------------------
 

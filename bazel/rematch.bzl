@@ -150,9 +150,10 @@ def _rematch_aspect_impl(target, ctx):
         env = env,
     )
 
-    # A file whose findings depend on another file's facts is parsed again
-    # with its recorded command: the sources and headers of the whole link
-    # are inputs, as they are of a compile.
+    # The findings another file's facts add are made from facts; a file
+    # only a parse can tell (docs/architecture.md) is parsed again with
+    # its recorded command: the sources and headers of the whole link are
+    # inputs, as they are of a compile.
     sources = depset(
         [f for f in srcs],
         transitive = [headers, config] + [d.sources for d in deps],

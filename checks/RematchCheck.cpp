@@ -2,6 +2,7 @@
 
 #include "RematchCheck.h"
 #include "AnalysisHost.h"
+#include "CallableText.h"
 #include "RematchOptions.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
@@ -17,56 +18,12 @@ std::string through(const EffectFacts &E) {
 
 namespace {
 
-std::string callableKindText(const Callable &C) {
-  switch (C.K) {
-  case Callable::Lambda:
-    return "checkpointed lambda";
-  case Callable::Function:
-    return "checkpointed function " + quoted(C.Name);
-  case Callable::Functor:
-    return "checkpointed functor " + quoted(C.Name);
-  case Callable::Module:
-    return "checkpointed module " + quoted(C.Name);
-  }
-  return "checkpointed callable";
-}
-
-// The place a held callable was stored into: a variable, a member, or what
-// a function returns ('make_step'; a lambda's result has no name).
-std::string placeText(const NamedDecl &In) {
-  const auto *MD = dyn_cast<CXXMethodDecl>(&In);
-  if (MD && MD->getParent()->isLambda())
-    return "the result of a lambda";
-  return quoted(In.getNameAsString());
-}
-
-// "checkpointed lambda", and for one handed over in a value that holds
-// callables, which value, and "may" when it holds several.
-std::string callableText(const Callable &C) {
-  std::string Text = callableKindText(C);
-  if (!C.StoredIn)
-    return Text;
-  Text += " held by " + placeText(*C.StoredIn);
-  if (C.Alternatives > 1)
-    Text += " (may: one of " + std::to_string(C.Alternatives) +
-            " callables it holds)";
-  return Text;
-}
-
 // What a callable run through a value is, in messages.
 std::string heldBodyText(const FunctionDecl *FD) {
   const auto *MD = dyn_cast_or_null<CXXMethodDecl>(FD);
   if (MD && MD->getParent()->isLambda())
     return "a lambda";
   return quoted(displayName(FD));
-}
-
-// What a note calls a callable stored into a value.
-std::string storedText(const Callable &C) {
-  std::string Kind = callableKindText(C);
-  llvm::StringRef Rest = llvm::StringRef(Kind).drop_front(
-      llvm::StringRef("checkpointed ").size());
-  return Rest.str();
 }
 
 } // namespace
@@ -221,10 +178,8 @@ void RematchCheck::report(const Finding &F, const EffectAnalysis &A,
       addFixes(Diag, F, A, Ctx);
   }
   if (F.Target->StoredIn && F.Target->StoredAt.isValid())
-    diag(F.Target->StoredAt, "%0 holds the %1 stored here",
-         DiagnosticIDs::Note)
-        << placeText(*F.Target->StoredIn)
-        << storedText(*F.Target);
+    diag(F.Target->StoredAt, "%0", DiagnosticIDs::Note)
+        << storedNoteText(*F.Target);
   if (InSystemHeader)
     noteStep(F.Target->Body, *F.E);
   else
@@ -237,7 +192,11 @@ void RematchCheck::report(const Finding &F, const EffectAnalysis &A,
          "backward",
          DiagnosticIDs::Note)
         << quoted(F.Site->EntryPoint);
-    if (std::string Fix = suggestion(Last, *F.Site, A); !Fix.empty())
+    auto Replayer = [&](llvm::StringRef Source) -> std::string {
+      const ModelSource *S = A.known().models().source(Source);
+      return S && !S->ReplayedBy.empty() ? S->ReplayedBy.front() : "";
+    };
+    if (std::string Fix = suggestion(Last, *F.Site, Replayer); !Fix.empty())
       diag(SiteLoc, "%0", DiagnosticIDs::Note) << Fix;
   }
 }
@@ -339,6 +298,73 @@ void RematchCheck::noteChain(const EffectChain &Chain, ASTContext &Ctx,
     if (SourceLocation L = locationOf(*Chain.LastAliasAt, Ctx); L.isValid())
       diag(L, "%0 is an alias of %1 taken here", DiagnosticIDs::Note)
           << quoted(Chain.Last->Via) << quoted(Chain.Last->Subject);
+}
+
+} // namespace clang::tidy::rematch
+
+namespace clang::tidy::rematch {
+
+RematchCheck::Words RematchCheck::wordFacts(const CallableEffect &CE,
+                                            const SummaryCallable &C,
+                                            ReplayerOf ReplayedBy) const {
+  const SummaryEffect &E = CE.E;
+  const std::vector<SummaryStep> &Steps = E.Chain;
+  CheckpointSite Site;
+  Site.EntryPoint = C.EntryPoint;
+  Site.Replays = C.Replays;
+  Site.ArgumentsFresh = C.ArgumentsFresh;
+  // The message, as message() words an inherited effect.
+  const std::string What = describeFor(E, Site) + through(E) +
+                           (E.May.empty() ? "" : " (may: " + E.May + ")");
+  Words W;
+  W.Message = C.Text;
+  if (ChainStyle == "inline") {
+    W.Message += " " + What + " via ";
+    bool First = true;
+    for (const SummaryStep &S : Steps) {
+      if (S.Callee.empty())
+        continue;
+      W.Message += (First ? "" : " -> ") + S.Callee;
+      First = false;
+    }
+    if (E.Virtual)
+      W.Message += " (may: through a virtual call)";
+  } else {
+    W.Message += " calls " + quoted(Steps.front().Callee) + ", which " +
+                 (E.Virtual ? "may, through a virtual call, reach code that "
+                            : "") +
+                 What;
+  }
+  W.Message += "; " + consequence(E);
+  // The notes, as report() and noteChain() add them.
+  if (C.StoredAt.Line)
+    W.Notes.push_back({C.StoredAt, C.StoredNote});
+  constexpr size_t Keep = 24;
+  for (size_t I = 1; I < Steps.size(); ++I) {
+    if (Steps.size() > 2 * Keep + 2 && I == Keep + 1) {
+      size_t Skipped = Steps.size() - 2 * Keep - 1;
+      W.Notes.push_back({Steps[Steps.size() - Keep].Loc,
+                         "... " + std::to_string(Skipped) +
+                             " more calls in between ..."});
+      I = Steps.size() - Keep;
+    }
+    const SummaryStep &S = Steps[I];
+    std::string In = quoted(S.Function);
+    if (!S.Callee.empty())
+      W.Notes.push_back({S.Loc, In + " calls " + quoted(S.Callee) + " here"});
+    else
+      W.Notes.push_back(
+          {S.Loc, In + " " + describe(E) + through(E) + " here"});
+  }
+  if (CE.LastAliasAt.Line)
+    W.Notes.push_back({CE.LastAliasAt, quoted(E.Via) + " is an alias of " +
+                                           quoted(E.Subject) + " taken here"});
+  W.Notes.push_back({C.Call, "callable is checkpointed by this call to " +
+                                 quoted(C.EntryPoint) +
+                                 "; it runs again during backward"});
+  if (std::string Fix = suggestion(E, Site, ReplayedBy); !Fix.empty())
+    W.Notes.push_back({C.Call, Fix});
+  return W;
 }
 
 } // namespace clang::tidy::rematch

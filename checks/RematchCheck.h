@@ -9,6 +9,7 @@
 #ifndef REMATCH_CHECKS_REMATCHCHECK_H
 #define REMATCH_CHECKS_REMATCHCHECK_H
 
+#include "Compose.h"
 #include "EffectAnalysis.h"
 #include "clang-tidy/ClangTidyCheck.h"
 #include <memory>
@@ -19,6 +20,9 @@ class RematchCheck : public ClangTidyCheck {
 public:
   RematchCheck(StringRef Name, ClangTidyContext *Context, EffectKind Kind);
 
+  // The first entry point that replays a random source; empty: none.
+  using ReplayerOf = llvm::function_ref<std::string(llvm::StringRef Source)>;
+
   bool isLanguageVersionSupported(const LangOptions &LangOpts) const override {
     return LangOpts.CPlusPlus;
   }
@@ -26,6 +30,19 @@ public:
   void check(const ast_matchers::MatchFinder::MatchResult &Result) final;
   void onEndOfTranslationUnit() override;
   void storeOptions(ClangTidyOptions::OptionMap &Opts) override;
+
+  // A finding `rematch report` makes from a link, without the AST, worded
+  // and noted as report() does one: an effect a checkpointed callable
+  // inherits at a call (not through a value that holds callables), with
+  // its callable's facts (Summary.h) and what replays each random source.
+  struct Words {
+    std::string Message;
+    std::vector<std::pair<PlainLocation, std::string>> Notes;
+  };
+  Words wordFacts(const CallableEffect &E, const SummaryCallable &C,
+                  ReplayerOf ReplayedBy) const;
+  EffectKind reports() const { return Kind; }
+  StringRef checkName() const { return getID(); }
 
 protected:
   // What the effect does, as a verb phrase: "increments 'g_steps'".
@@ -43,8 +60,9 @@ protected:
     return describe(E);
   }
   // How to fix it, as a note at the checkpoint call; empty: no note.
-  virtual std::string suggestion(const EffectFacts &E, const CheckpointSite &Site,
-                                 const EffectAnalysis &A) const {
+  virtual std::string suggestion(const EffectFacts &E,
+                                 const CheckpointSite &Site,
+                                 ReplayerOf ReplayedBy) const {
     return {};
   }
   // Fix-its for a finding in the callable's own body.

@@ -27,17 +27,17 @@ std::string UnreplayedRngCheck::consequence(const EffectFacts &E) const {
 
 std::string UnreplayedRngCheck::suggestion(const EffectFacts &E,
                                            const CheckpointSite &Site,
-                                           const EffectAnalysis &A) const {
+                                           ReplayerOf ReplayedBy) const {
   if (E.RngSource.empty())
     return {};
   std::string Declare = "declare what " + quoted(Site.EntryPoint) +
                         " replays in .rematch.yaml: CheckpointFunctions: "
                         "[{Name: " +
                         Site.EntryPoint + ", Replays: [" + E.RngSource + "]}]";
-  const ModelSource *S = A.known().models().source(E.RngSource);
-  if (!S || S->ReplayedBy.empty())
+  const std::string Replayer = ReplayedBy(E.RngSource);
+  if (Replayer.empty())
     return "if it saves and restores " + E.RngSourceText + ", " + Declare;
-  return "checkpoint with " + quoted(S->ReplayedBy.front()) +
+  return "checkpoint with " + quoted(Replayer) +
          ", which replays " + E.RngSourceText + "; or, if " +
          quoted(Site.EntryPoint) + " does, " + Declare;
 }

@@ -21,7 +21,7 @@ protected:
                           const CheckpointSite &Site) const override;
   std::string consequence(const EffectFacts &E) const override;
   std::string suggestion(const EffectFacts &E, const CheckpointSite &Site,
-                         const EffectAnalysis &A) const override;
+                         ReplayerOf ReplayedBy) const override;
 };
 
 } // namespace clang::tidy::rematch

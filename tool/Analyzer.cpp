@@ -212,6 +212,13 @@ FileOutcome Analyzer::analyseWith(const std::string &File,
   llvm::IntrusiveRefCntPtr<llvm::vfs::OverlayFileSystem> FS(
       new clang::tidy::rematch::HostedFileSystem(
           llvm::vfs::createPhysicalFileSystem(), Host));
+  // A summarizing parse keeps apart the findings that hold only if some
+  // file writes a global (AnalysisHost::ConditionalSink).
+  std::vector<std::tuple<std::string, clang::tidy::rematch::PlainLocation,
+                         std::string>>
+      Conditional;
+  if (Host.Sink)
+    Host.ConditionalSink = [&](const auto &Places) { Conditional = Places; };
   std::vector<ClangTidyError> Errors =
       runClangTidy(Context, DB, {File}, FS, O.Fix);
 
@@ -228,10 +235,27 @@ FileOutcome Analyzer::analyseWith(const std::string &File,
       }
       continue;
     }
-    Out.Findings.push_back(findingOf(E, AsErrors));
+    Finding F = findingOf(E, AsErrors);
+    std::vector<tooling::Replacement> Fixes;
     for (const auto &FileFix : E.Message.Fix)
       for (const tooling::Replacement &R : FileFix.second)
-        Out.Fixes.push_back(R);
+        Fixes.push_back(R);
+    llvm::StringRef Kind = llvm::StringRef(F.Check).drop_front(8);
+    auto If = llvm::find_if(Conditional, [&](const auto &C) {
+      const auto &[CKind, At, Key] = C;
+      return CKind == Kind && At.Line == F.Loc.Line &&
+             At.Column == F.Loc.Column &&
+             llvm::sys::path::filename(At.File) ==
+                 llvm::sys::path::filename(F.Loc.File);
+    });
+    if (If != Conditional.end()) { // each place holds one (computeFindings)
+      Out.Conditional.push_back({std::get<2>(*If), std::move(F),
+                                 std::move(Fixes)});
+      Conditional.erase(If);
+      continue;
+    }
+    Out.Findings.push_back(std::move(F));
+    Out.Fixes.insert(Out.Fixes.end(), Fixes.begin(), Fixes.end());
   }
   if (Out.Status.Status == FileStatus::State::Failed &&
       Out.Status.Errors.empty())

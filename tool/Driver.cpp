@@ -1,6 +1,7 @@
 //===--- Driver.cpp - run the checks over files, gather results -----------===//
 
 #include "Driver.h"
+#include "FactsReport.h"
 #include "ProgramCache.h"
 #include "Analyzer.h"
 #include "Paths.h"
@@ -531,6 +532,13 @@ int runRematch(const CliOptions &O, llvm::raw_ostream &Err) {
   if (!Summaries) {
     Err << llvm::toString(Summaries.takeError()) << "\n";
     return UsageError;
+  }
+
+  // The findings a file's first parse could not see, made from facts.
+  std::optional<FactsReporter> Facts;
+  if (*Summaries) {
+    Facts.emplace(O);
+    Summaries->value().Facts = &*Facts;
   }
 
   // The cache, with the preambles kept beside (not inside: CI jobs copy

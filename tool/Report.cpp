@@ -14,6 +14,7 @@
 #include "Analyzer.h"
 #include "Driver.h"
 #include "FactsFile.h"
+#include "FactsReport.h"
 #include "Paths.h"
 #include "Steps.h"
 #include "StepsShared.h"
@@ -144,6 +145,8 @@ int runReport(const CliOptions &O, llvm::raw_ostream &Err) {
   std::vector<std::string> Paths;
   std::vector<FileOutcome> Outcomes;
   std::vector<size_t> Again;
+  const FactsReporter Facts(R);
+  size_t FromFacts = 0; // files whose findings the link changed
   for (size_t I : Named) {
     const FileFacts &F = (*All)[I];
     const std::string &File = F.File;
@@ -163,8 +166,18 @@ int runReport(const CliOptions &O, llvm::raw_ostream &Err) {
         [](std::string &) {});
     Out.Status.File = Paths.back();
     const TUSummary *S = Store->find(Abs);
-    if (S && !dependenciesHold(*S, Program))
-      Again.push_back(Outcomes.size());
+    if (S && !dependenciesHold(*S, Program)) {
+      if (std::optional<FactsReporter::Added> Add =
+              Facts.added(*S, Out.Conditional, Program)) {
+        ++FromFacts;
+        for (Finding &F : Add->Findings)
+          Out.Findings.push_back(std::move(F));
+        for (clang::tooling::Replacement &R : Add->Fixes)
+          Out.Fixes.push_back(std::move(R));
+      } else {
+        Again.push_back(Outcomes.size());
+      }
+    }
     Outcomes.push_back(std::move(Out));
   }
 
@@ -172,8 +185,9 @@ int runReport(const CliOptions &O, llvm::raw_ostream &Err) {
   if (O.Verbose)
     Err << "rematch: " << Outcomes.size() << " file"
         << (Outcomes.size() == 1 ? "" : "s") << ": "
-        << Outcomes.size() - Again.size() << " from their summaries, "
-        << Again.size() << " parsed again\n";
+        << Outcomes.size() - Again.size() << " from their summaries ("
+        << FromFacts << " with findings the link adds), " << Again.size()
+        << " parsed again\n";
   return reportOutcomes(R, *To, Paths, std::move(Outcomes), Err);
 }
 

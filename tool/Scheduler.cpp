@@ -228,29 +228,41 @@ std::string encode(const FileOutcome &O) {
   E.num(O.Status.Errors.size());
   for (const std::string &Err : O.Status.Errors)
     E.str(Err);
-  E.num(O.Findings.size());
-  for (const Finding &F : O.Findings) {
-    E.str(F.Check);
-    E.str(F.Level);
-    E.str(F.Message);
-    E.loc(F.Loc);
-    E.str(F.SourceLine);
-    E.num(F.Notes.size());
-    for (const Note &N : F.Notes) {
-      E.loc(N.Loc);
-      E.str(N.Message);
+  auto Findings = [&](const std::vector<Finding> &List) {
+    E.num(List.size());
+    for (const Finding &F : List) {
+      E.str(F.Check);
+      E.str(F.Level);
+      E.str(F.Message);
+      E.loc(F.Loc);
+      E.str(F.SourceLine);
+      E.num(F.Notes.size());
+      for (const Note &N : F.Notes) {
+        E.loc(N.Loc);
+        E.str(N.Message);
+      }
     }
-  }
-  E.num(O.Fixes.size());
-  for (const Replacement &R : O.Fixes) {
-    E.str(R.getFilePath());
-    E.num(R.getOffset());
-    E.num(R.getLength());
-    E.str(R.getReplacementText());
-  }
+  };
+  auto Fixes = [&](const std::vector<Replacement> &List) {
+    E.num(List.size());
+    for (const Replacement &R : List) {
+      E.str(R.getFilePath());
+      E.num(R.getOffset());
+      E.num(R.getLength());
+      E.str(R.getReplacementText());
+    }
+  };
+  Findings(O.Findings);
+  Fixes(O.Fixes);
   E.str(O.Summary);
   E.str(O.CacheError);
   E.str(O.Dependencies);
+  E.num(O.Conditional.size());
+  for (const ConditionalFinding &C : O.Conditional) {
+    E.str(C.IfWritten);
+    Findings({C.F});
+    Fixes(C.Fixes);
+  }
   return std::move(E.Buf);
 }
 
@@ -261,30 +273,47 @@ bool decode(llvm::StringRef Data, const std::string &File, FileOutcome &O) {
       D.num() ? FileStatus::State::Failed : FileStatus::State::Analysed;
   for (uint64_t I = 0, N = D.count(); I < N; ++I)
     O.Status.Errors.push_back(D.str());
-  for (uint64_t I = 0, N = D.count(); I < N; ++I) {
-    Finding F;
-    F.Check = D.str();
-    F.Level = D.str();
-    F.Message = D.str();
-    F.Loc = D.loc();
-    F.SourceLine = D.str();
-    for (uint64_t J = 0, M = D.count(); J < M; ++J) {
-      Note Nt;
-      Nt.Loc = D.loc();
-      Nt.Message = D.str();
-      F.Notes.push_back(std::move(Nt));
+  auto Findings = [&](std::vector<Finding> &List) {
+    for (uint64_t I = 0, N = D.count(); I < N; ++I) {
+      Finding F;
+      F.Check = D.str();
+      F.Level = D.str();
+      F.Message = D.str();
+      F.Loc = D.loc();
+      F.SourceLine = D.str();
+      for (uint64_t J = 0, M = D.count(); J < M; ++J) {
+        Note Nt;
+        Nt.Loc = D.loc();
+        Nt.Message = D.str();
+        F.Notes.push_back(std::move(Nt));
+      }
+      List.push_back(std::move(F));
     }
-    O.Findings.push_back(std::move(F));
-  }
-  for (uint64_t I = 0, N = D.count(); I < N; ++I) {
-    std::string Path = D.str();
-    uint64_t Offset = D.num(), Length = D.num();
-    std::string Text = D.str();
-    O.Fixes.emplace_back(Path, Offset, Length, Text);
-  }
+  };
+  auto Fixes = [&](std::vector<Replacement> &List) {
+    for (uint64_t I = 0, N = D.count(); I < N; ++I) {
+      std::string Path = D.str();
+      uint64_t Offset = D.num(), Length = D.num();
+      std::string Text = D.str();
+      List.emplace_back(Path, Offset, Length, Text);
+    }
+  };
+  Findings(O.Findings);
+  Fixes(O.Fixes);
   O.Summary = D.str();
   O.CacheError = D.str();
   O.Dependencies = D.str();
+  for (uint64_t I = 0, N = D.count(); I < N; ++I) {
+    ConditionalFinding C;
+    C.IfWritten = D.str();
+    std::vector<Finding> One;
+    Findings(One);
+    if (One.size() != 1)
+      return false;
+    C.F = std::move(One.front());
+    Fixes(C.Fixes);
+    O.Conditional.push_back(std::move(C));
+  }
   return D.done();
 }
 

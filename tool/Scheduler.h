@@ -21,10 +21,20 @@
 namespace rematch::tool {
 
 // What the analysis of one file produced.
+// A finding that holds only if some file writes a global the program's
+// facts judged constant (AnalysisHost::ConditionalSink): kept apart, for a
+// report that finds it written (FactsReport.h).
+struct ConditionalFinding {
+  std::string IfWritten; // the dependency key
+  Finding F;
+  std::vector<clang::tooling::Replacement> Fixes;
+};
+
 struct FileOutcome {
   FileStatus Status;
   std::vector<Finding> Findings;
   std::vector<clang::tooling::Replacement> Fixes;
+  std::vector<ConditionalFinding> Conditional;
   // A whole-program run's phase one: the file's summary as written (the run
   // keeps it whether or not the cache could), and why the cache could not
   // keep it, if so.

@@ -66,16 +66,25 @@ void forEachOutcomePath(FileOutcome &O,
   Map(O.Status.File);
   for (std::string &E : O.Status.Errors)
     Text(E);
-  for (Finding &F : O.Findings) {
+  auto OfFinding = [&](Finding &F) {
     Map(F.Loc.File);
     for (Note &N : F.Notes)
       Map(N.Loc.File);
-  }
-  for (clang::tooling::Replacement &R : O.Fixes) {
-    std::string Path = R.getFilePath().str();
-    Map(Path);
-    R = clang::tooling::Replacement(Path, R.getOffset(), R.getLength(),
-                                    R.getReplacementText());
+  };
+  auto OfFixes = [&](std::vector<clang::tooling::Replacement> &Fixes) {
+    for (clang::tooling::Replacement &R : Fixes) {
+      std::string Path = R.getFilePath().str();
+      Map(Path);
+      R = clang::tooling::Replacement(Path, R.getOffset(), R.getLength(),
+                                      R.getReplacementText());
+    }
+  };
+  for (Finding &F : O.Findings)
+    OfFinding(F);
+  OfFixes(O.Fixes);
+  for (ConditionalFinding &C : O.Conditional) {
+    OfFinding(C.F);
+    OfFixes(C.Fixes);
   }
 }
 

@@ -1,6 +1,7 @@
 //===--- Summaries.cpp - the --summaries-dir store -------------------------===//
 
 #include "Summaries.h"
+#include "FactsReport.h"
 #include "CacheDirectory.h"
 #include "CacheLayout.h"
 #include "Paths.h"
@@ -288,12 +289,14 @@ private:
 
 } // namespace
 
-bool dependenciesHold(const TUSummary &S, ProgramView &P) {
+bool dependenciesHold(const TUSummary &S, ProgramView &P,
+                      llvm::function_ref<bool(llvm::StringRef)> MayChange) {
   llvm::StringMap<const std::string *> Recorded;
   OwnFacts Own(S);
   for (const auto &[Usr, Hash] : S.Dependencies) {
     std::string Now = P.hashOf(Usr);
-    if (Now != Hash && !Own.provideAlone(Usr, Hash, Now))
+    if (Now != Hash && !Own.provideAlone(Usr, Hash, Now) &&
+        !(MayChange && MayChange(Usr)))
       return false;
     Recorded[Usr] = &Hash;
   }
@@ -663,7 +666,10 @@ private:
         }
       } else if (Out[I].Status.Status != FileStatus::State::Failed &&
                  !Store.findingsHold(Abs[I], Token, Program)) {
-        Rest.push_back(I);
+        if (!completeFromFacts(I, Program))
+          Rest.push_back(I);
+        else if (Own && Keep)
+          Keep->store(*Own, Out[I], Out[I].Dependencies, Stamp);
       } else if (Own && Keep) { // phase one's findings are final
         Keep->store(*Own, Out[I],
                     dependencyText(Store.find(Abs[I])->Dependencies), Stamp);
@@ -693,6 +699,29 @@ private:
       for (size_t I : Rest)
         if (const TUSummary *Own = Store.head(Abs[I]))
           Keep->store(*Own, Out[I], Out[I].Dependencies, Stamp);
+  }
+
+  // Adds to phase one's outcome of file I the findings the whole program
+  // adds, made from facts (FactsReport.h), with what they now depend on;
+  // false when the file must be parsed again.
+  bool completeFromFacts(size_t I, ProgramView &Program) {
+    const TUSummary *S = Store.find(Abs[I]);
+    if (!R.Facts || !S || S->Writer != Token)
+      return false;
+    std::optional<FactsReporter::Added> Add = R.Facts->added(
+        *S, Out[I].Conditional, Program, /*Overrides=*/false);
+    if (!Add)
+      return false;
+    Out[I].Findings.insert(Out[I].Findings.end(), Add->Findings.begin(),
+                           Add->Findings.end());
+    Out[I].Fixes.insert(Out[I].Fixes.end(), Add->Fixes.begin(),
+                        Add->Fixes.end());
+    Out[I].Conditional.clear();
+    std::vector<std::pair<std::string, std::string>> Now;
+    for (const auto &[Key, Hash] : S->Dependencies)
+      Now.emplace_back(Key, Program.hashOf(Key));
+    Out[I].Dependencies = dependencyText(Now);
+    return true;
   }
 
   // --summaries-only: the statuses of phase one, no findings.

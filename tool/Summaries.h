@@ -45,11 +45,15 @@ std::string tuIdentity(const TUSummary &S);
 
 class ProgramView;
 class ProgramCache;
+class FactsReporter;
 
 // Whether what S's findings were computed with (its Dependencies, and the
 // checkpoint calls of other TUs for every function it lists) still holds in
 // the program P shows.
-bool dependenciesHold(const TUSummary &S, ProgramView &P);
+// MayChange: the keys whose change is tolerated.
+bool dependenciesHold(
+    const TUSummary &S, ProgramView &P,
+    llvm::function_ref<bool(llvm::StringRef)> MayChange = nullptr);
 
 class SummaryStore {
 public:
@@ -199,6 +203,10 @@ struct SummariesRun {
   // first of them whose summary lists a header callable owns it: only that
   // file's analysis reports the findings in it, in whichever shard.
   std::vector<std::string> RunFiles;
+  // Makes the findings a file's phase-one parse could not see from facts,
+  // where it can (FactsReport.h): that file is not parsed again. Null:
+  // every such file is.
+  const FactsReporter *Facts = nullptr;
 };
 
 // Analyses one file with what its phase hands the checks: the composed

@@ -25,6 +25,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -56,6 +57,14 @@ struct AnalysisHost {
   // Receives the records of this TU's bodies (BodyRecorder::text()) after
   // its summary went to Sink. Empty: none are made.
   std::function<void(std::string)> BodySink;
+  // Set: the checks also report the reads of globals that only the
+  // program's facts judged constant, as if some TU wrote them, and this
+  // receives where those findings are (effect kind, location) and the
+  // dependency key each holds under ("written"). The front end keeps them
+  // apart, for a report that finds the global written (tool/FactsReport.h).
+  std::function<void(
+      const std::vector<std::tuple<std::string, PlainLocation, std::string>> &)>
+      ConditionalSink;
 };
 
 // The real file system, as an overlay the parse may add files to, with the

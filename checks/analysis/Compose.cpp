@@ -9,6 +9,7 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/FileSystem.h"
+#include <deque>
 #include <mutex>
 #include <optional>
 
@@ -30,8 +31,15 @@ uint64_t inheritedKey(const SummaryEffect &E, const PlainLocation &Call) {
                                        : llvm::StringRef());
 }
 
+// What a callable's report needs besides an effect (CallableEffect).
+struct Extra {
+  PlainLocation LastAliasAt;
+  bool Held = false, OtherTU = false;
+};
+
 struct Node {
   const FunctionFacts *F;
+  bool External = false; // another TU's function, composed already
   // What each call may run, flattened: the targets of Calls[I] are
   // Targets[TargetBegin[I] .. TargetBegin[I + 1]).
   std::vector<const FunctionFacts *> Targets;
@@ -40,6 +48,7 @@ struct Node {
   // effect it was inherited from (Local for an own effect), and whether
   // that effect was a read only taking what the callee returns.
   std::vector<SummaryEffect> Effects;
+  std::vector<Extra> Extras; // composeCallables' view of each
   std::vector<Root> Origin;
   std::vector<bool> OriginReturnedRead;
   llvm::DenseSet<uint64_t> Seen;
@@ -54,10 +63,21 @@ bool sameReturn(const SummaryReturn &A, const SummaryReturn &B) {
   return A.R == B.R && A.VarUsr == B.VarUsr;
 }
 
+// The note the analysis of one TU adds at the end of a chain whose last
+// step is E: an own effect's alias here (Local), or the alias of another
+// TU's effect, which its summary wrote only for an effect of its own.
+PlainLocation lastAliasAt(const SummaryEffect &E, bool Local) {
+  bool Noted = Local ? !E.Via.empty() : E.Chain.size() == 1;
+  return Noted && E.AliasAt.Line ? E.AliasAt : PlainLocation();
+}
+
 class Composer {
 public:
-  explicit Composer(llvm::ArrayRef<const TUSummary *> TUs)
-      : Out(std::make_shared<ExternalSummaries>()) {
+  // Program: a call to a function none of TUs lists inherits what it says
+  // of the callee (composeCallables).
+  explicit Composer(llvm::ArrayRef<const TUSummary *> TUs,
+                    const ExternalSummaries *Program = nullptr)
+      : Out(std::make_shared<ExternalSummaries>()), Program(Program) {
     for (const TUSummary *S : TUs) {
       Out->add(*S);
       for (const FunctionFacts &F : S->Functions)
@@ -66,13 +86,31 @@ public:
     }
   }
 
-  std::shared_ptr<ExternalSummaries> run() {
+  // Composes Roots and F besides.
+  void solveAll(llvm::ArrayRef<const FunctionFacts *> Also = {}) {
+    Roots.insert(Roots.end(), Also.begin(), Also.end());
     forEachComponent<const FunctionFacts *>(
         Roots, [&](const FunctionFacts *F) { return discover(F); },
         [&](unsigned V) -> llvm::ArrayRef<const FunctionFacts *> {
           return Nodes[V].Targets;
         },
         [&](llvm::ArrayRef<unsigned> SCC) { solve(SCC); });
+  }
+
+  std::vector<CallableEffect> effectsOf(const FunctionFacts *F) {
+    std::vector<CallableEffect> Found;
+    auto It = NodeOf.find(F);
+    if (It == NodeOf.end())
+      return Found;
+    Node &N = Nodes[It->second];
+    for (unsigned I = 0; I < N.Effects.size(); ++I)
+      Found.push_back({N.Effects[I], N.Extras[I].LastAliasAt,
+                       N.Extras[I].Held, N.Extras[I].OtherTU});
+    return Found;
+  }
+
+  std::shared_ptr<ExternalSummaries> run() {
+    solveAll();
     for (Node &N : Nodes) {
       FunctionEffects F;
       F.Usr = N.F->Usr;
@@ -93,6 +131,7 @@ private:
     NodeOf[F] = V;
     Node N;
     N.F = F;
+    N.External = OutsideFacts.contains(F);
     N.TargetBegin.reserve(F->Calls.size() + 1);
     for (const SummaryCall &C : F->Calls) {
       N.TargetBegin.push_back(N.Targets.size());
@@ -104,26 +143,44 @@ private:
   }
 
   void addTargets(const SummaryCall &C,
-                  std::vector<const FunctionFacts *> &Targets) const {
+                  std::vector<const FunctionFacts *> &Targets) {
     if (!C.HeldPlace.empty()) { // what the value holds, not its call operator
       for (const SummaryHeld &H : Out->heldIn(C.HeldPlace))
         if (auto It = Facts.find(H.Callable); It != Facts.end())
           Targets.push_back(It->second);
       return;
     }
-    auto It = Facts.find(C.Callee);
-    if (It != Facts.end())
-      Targets.push_back(It->second);
+    if (const FunctionFacts *F = find(C.Callee))
+      Targets.push_back(F);
     if (!C.Virtual)
       return;
-    for (const SummaryOverride &O : Out->overridesOf(C.Callee)) {
+    for (const SummaryOverride &O :
+         (Program ? Program : Out.get())->overridesOf(C.Callee)) {
       if (O.Override == C.Callee ||
           (!C.StaticClass.empty() && !llvm::is_contained(O.Classes, C.StaticClass)))
         continue;
-      auto OIt = Facts.find(O.Override);
-      if (OIt != Facts.end())
-        Targets.push_back(OIt->second);
+      if (const FunctionFacts *F = find(O.Override))
+        Targets.push_back(F);
     }
+  }
+
+  // The facts of the function with this USR: of the TUs composed, or made
+  // of what Program says of it.
+  const FunctionFacts *find(llvm::StringRef Usr) {
+    auto It = Facts.find(Usr);
+    if (It != Facts.end())
+      return It->second;
+    const FunctionEffects *X = Program ? Program->lookup(Usr) : nullptr;
+    if (!X)
+      return nullptr;
+    FunctionFacts &F = Outside.emplace_back();
+    F.Usr = X->Usr;
+    F.Name = X->Name;
+    F.Effects = X->Effects;
+    F.Returns = X->Returns;
+    Facts[Usr] = &F;
+    OutsideFacts.insert(&F);
+    return &F;
   }
 
   void solve(llvm::ArrayRef<unsigned> SCC) {
@@ -136,6 +193,7 @@ private:
           continue;
         }
         N.Effects.push_back(E);
+        N.Extras.push_back({lastAliasAt(E, !N.External), false, N.External});
         N.Origin.push_back(Root::local());
         N.OriginReturnedRead.push_back(false);
       }
@@ -190,9 +248,9 @@ private:
   // Appends E (from the callee's effect From, at call C, or own when C is
   // null) with its target mapped to R; true if new. Virtual: the call runs
   // an override; ReturnedRead: E's, which may differ from From's.
-  bool add(unsigned V, const SummaryEffect &From, const SummaryCall *C,
-           Root R, Root Origin, bool OriginReturnedRead, bool Virtual,
-           bool ReturnedRead) {
+  bool add(unsigned V, const SummaryEffect &From, Extra X,
+           const SummaryCall *C, Root R, Root Origin, bool OriginReturnedRead,
+           bool Virtual, bool ReturnedRead) {
     const FunctionFacts &F = *Nodes[V].F;
     SummaryEffect E;
     E.Kind = From.Kind;
@@ -215,7 +273,12 @@ private:
       E.Chain.push_back({F.Name, C->CalleeName, C->Loc});
       E.Chain.insert(E.Chain.end(), From.Chain.begin(), From.Chain.end());
     }
+    if (C)
+      X.Held |= !C->HeldPlace.empty();
+    else
+      X.LastAliasAt = lastAliasAt(E, /*Local=*/true);
     Nodes[V].Effects.push_back(std::move(E));
+    Nodes[V].Extras.push_back(std::move(X));
     Nodes[V].Origin.push_back(Origin);
     Nodes[V].OriginReturnedRead.push_back(OriginReturnedRead);
     return true;
@@ -256,8 +319,9 @@ private:
             Roots.push_back({*R, {}, {}});
           }
           const bool Read = From.ReturnedRead;
+          const Extra FromExtra = Nodes[TV].Extras[I];
           for (const SummaryReturn &X : Roots)
-            Grew |= add(V, From, &C, X.R, From.Target, Read,
+            Grew |= add(V, From, FromExtra, &C, X.R, From.Target, Read,
                         Override || From.Virtual, Read && ReturnsCall(CI));
         }
       }
@@ -275,8 +339,9 @@ private:
           if (Named.Via.empty())
             Named.Via = Named.ViaCall;
         }
-        Grew |= add(V, Named, nullptr, X.R, Root::local(), false,
-                    Named.Virtual, Named.ReturnedRead);
+        // What a call returns may be another TU's.
+        Grew |= add(V, Named, {{}, false, /*OtherTU=*/true}, nullptr, X.R,
+                    Root::local(), false, Named.Virtual, Named.ReturnedRead);
       }
     }
     for (const SummaryReturn &X : F.Returns) {
@@ -341,15 +406,20 @@ private:
     for (unsigned I = 0; I < N.Effects.size(); ++I)
       if (!Drop[I]) {
         N.Effects[Kept] = std::move(N.Effects[I]);
+        N.Extras[Kept] = std::move(N.Extras[I]);
         N.Origin[Kept] = N.Origin[I];
         N.OriginReturnedRead[Kept++] = N.OriginReturnedRead[I];
       }
     N.Effects.resize(Kept);
+    N.Extras.resize(Kept);
     N.Origin.resize(Kept);
     N.OriginReturnedRead.resize(Kept);
   }
 
   std::shared_ptr<ExternalSummaries> Out;
+  const ExternalSummaries *Program;
+  std::deque<FunctionFacts> Outside; // Program's functions called
+  llvm::DenseSet<const FunctionFacts *> OutsideFacts;
   llvm::StringMap<const FunctionFacts *> Facts;
   std::vector<const FunctionFacts *> Roots;
   std::vector<Node> Nodes;
@@ -361,6 +431,19 @@ private:
 std::shared_ptr<ExternalSummaries>
 composeSummaries(llvm::ArrayRef<const TUSummary *> TUs) {
   return Composer(TUs).run();
+}
+
+std::vector<std::vector<CallableEffect>>
+composeCallables(const TUSummary &S, const ExternalSummaries &Program) {
+  Composer C({&S}, &Program);
+  std::vector<const FunctionFacts *> Callables;
+  for (const SummaryCallable &X : S.Callables)
+    Callables.push_back(&X.Facts);
+  C.solveAll(Callables);
+  std::vector<std::vector<CallableEffect>> Out;
+  for (const FunctionFacts *F : Callables)
+    Out.push_back(C.effectsOf(F));
+  return Out;
 }
 
 std::shared_ptr<const ExternalSummaries> readSummariesDir(llvm::StringRef Dir) {

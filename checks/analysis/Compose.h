@@ -25,6 +25,24 @@ namespace clang::tidy::rematch {
 std::shared_ptr<ExternalSummaries>
 composeSummaries(llvm::ArrayRef<const TUSummary *> TUs);
 
+// One effect of a checkpointed callable, composed (composeCallables).
+struct CallableEffect {
+  SummaryEffect E; // its chain starts in the callable's body
+  // Where the alias the chain ends in was taken, as the analysis of the
+  // callable's TU notes it (line 0: no note).
+  PlainLocation LastAliasAt;
+  bool Held = false;    // through a call that runs what a value holds
+  bool OtherTU = false; // through a call into another TU, or what one returns
+};
+
+// The effects of each of the TU's checkpointed callables (S.Callables), in
+// the order its analysis finds them: its own functions composed as that
+// analysis composes them, a call into another TU inheriting what Program
+// (the whole program, composed) says of the callee. Overrides and held
+// callables are the TU's own.
+std::vector<std::vector<CallableEffect>>
+composeCallables(const TUSummary &S, const ExternalSummaries &Program);
+
 // The summaries stored in Dir, composed, read once per process and never
 // written: what the plugin follows calls with (the RematchSummariesDir
 // option). Unreadable, malformed or older summaries, and those of files that

@@ -75,6 +75,15 @@ EffectAnalysis::EffectAnalysis(ASTContext &Ctx, const AnalysisSettings &S)
     Local = exportSummary();
   solve();
   computeFindings();
+  if (Host && Host->ConditionalSink) {
+    std::vector<std::tuple<std::string, PlainLocation, std::string>> Places;
+    for (const Finding &F : Findings)
+      if (!F.IfWritten.empty())
+        Places.emplace_back(effectKindName(F.E->Kind),
+                            plainLocation(F.E->Loc, Ctx.getSourceManager()),
+                            F.IfWritten);
+    Host->ConditionalSink(Places);
+  }
   if (!Sink && !(Host && Host->DependencySink))
     return;
   std::vector<std::pair<std::string, std::string>> Used(UsedExternal.begin(),
@@ -83,6 +92,16 @@ EffectAnalysis::EffectAnalysis(ASTContext &Ctx, const AnalysisSettings &S)
     Host->DependencySink(Used);
   if (Sink) {
     Local.Dependencies = std::move(Used);
+    Local.FromFacts &= !ConditionalClash;
+    if (Local.FromFacts) {
+      const SourceManager &SM = Ctx.getSourceManager();
+      for (const Finding &F : Findings)
+        if (F.IfWritten.empty())
+          Local.Reported.emplace_back(effectKindName(F.E->Kind),
+                                      plainLocation(F.E->Loc, SM));
+      if (!Local.Callables.empty())
+        Local.ReplayedBy = Known->models().replayers();
+    }
     Sink(std::move(Local));
   }
   if (Recorder)
@@ -358,8 +377,24 @@ EffectAnalysis::globalChange(const Effect &E) const {
 }
 
 
+std::string EffectAnalysis::globalKey(const Effect &E) const {
+  if (!External)
+    return {};
+  if (!E.Var)
+    return E.VarUsr ? globalDependency(*E.VarUsr) : std::string();
+  const VarDecl *Canon = E.Var->getCanonicalDecl();
+  if (ModifiableGlobals.contains(Canon))
+    return {};
+  std::string Usr = usrOf(*Canon);
+  return Usr.empty() ? std::string() : globalDependency(Usr);
+}
+
 void EffectAnalysis::computeFindings() {
   std::set<std::pair<int, unsigned>> Reported;
+  // Reads judged constant by the program's facts, reported as if written
+  // (AnalysisHost::ConditionalSink), by place.
+  const bool Conditional = Host && Host->ConditionalSink;
+  std::map<std::pair<int, unsigned>, std::string> IfWritten;
   for (const CheckpointSite &Site : Sites)
     for (const Callable &C : Site.Callables) {
       const FunctionSummary *S = summary(C.Body);
@@ -371,10 +406,25 @@ void EffectAnalysis::computeFindings() {
         // A write to an argument the entry point copies for each run.
         if (Site.ArgumentsFresh && E.Target.K == Root::Param)
           continue;
-        if (E.Kind == EffectKind::GlobalRead &&
-            (globalChange(E) == GlobalChange::Constant ||
-             E.PartOfChange))
+        const std::pair<int, unsigned> Place{int(E.Kind),
+                                             E.Loc.getRawEncoding()};
+        if (E.Kind == EffectKind::GlobalRead && E.PartOfChange)
           continue;
+        if (E.Kind == EffectKind::GlobalRead &&
+            globalChange(E) == GlobalChange::Constant) {
+          std::string Key = Conditional ? globalKey(E) : std::string();
+          if (Key.empty() || Reported.count(Place))
+            continue;
+          auto [It, New] = IfWritten.try_emplace(Place, Key);
+          if (!New) {
+            ConditionalClash |= It->second != Key;
+            continue;
+          }
+          Findings.push_back({&E, &Site, &C, std::move(Key)});
+          continue;
+        }
+        if (IfWritten.count(Place))
+          ConditionalClash = true; // the conditional one would come first
         // A draw from a source the entry point saves and restores.
         if (E.Kind == EffectKind::UnreplayedRng &&
             !E.facts().RngSource.empty() &&
@@ -385,6 +435,11 @@ void EffectAnalysis::computeFindings() {
         Findings.push_back({&E, &Site, &C});
       }
     }
+  // A conditional finding where a parse could keep another: none is made
+  // (the front end could not tell the two apart), nor a report from facts.
+  if (ConditionalClash)
+    llvm::erase_if(Findings,
+                   [](const Finding &F) { return !F.IfWritten.empty(); });
 }
 
 EffectChain EffectAnalysis::chain(const FunctionDecl *Body,

@@ -44,6 +44,9 @@ struct Finding {
   const Effect *E = nullptr;            // in the callable's summary
   const CheckpointSite *Site = nullptr; // the first site that checkpoints it
   const Callable *Target = nullptr;
+  // A read of a global the program's facts judged constant, reported as if
+  // some TU wrote it (AnalysisHost::ConditionalSink): the dependency key.
+  std::string IfWritten;
 };
 
 // One step of a call chain, from the checkpointed callable to the effect: a
@@ -113,6 +116,9 @@ public:
     OtherTUMayWrite, // external linkage, single-file run: unknown here
   };
   GlobalChange globalChange(const Effect &E) const;
+  // The dependency key of the program's facts that decided globalChange(E);
+  // empty when this TU alone decided it.
+  std::string globalKey(const Effect &E) const;
 
   // What a call that runs a holder's callables (Effect::Held) ran at Call:
   // the value Target came from, where it was stored.
@@ -172,10 +178,22 @@ private:
   void describeCheckpoints(TUSummary &S) const;
   void describeFunctions(TUSummary &S,
                          llvm::ArrayRef<const FunctionDecl *> Seeds);
+  // Captures: keep the effects on a lambda's captures (a callable's).
   std::optional<FunctionFacts>
   exportFunction(const FunctionDecl &FD, const DirectFacts &F,
                  llvm::function_ref<bool(const CallSite &)> Keep,
-                 PlainLocations &Where) const;
+                 PlainLocations &Where, bool Captures = false) const;
+  // What `rematch report` needs of the checkpointed callables
+  // (Summary.h, SummaryCallable).
+  std::vector<std::pair<const CheckpointSite *, const Callable *>>
+  reportableCallables(TUSummary &S) const;
+  bool locatedInMacro(const DirectFacts &F,
+                      llvm::function_ref<bool(const CallSite &)> Keep) const;
+  std::optional<SummaryCallable>
+  describeCallable(const CheckpointSite &Site, const Callable &C,
+                   const DirectFacts &F,
+                   llvm::function_ref<bool(const CallSite &)> Keep,
+                   PlainLocations &Where, size_t Index) const;
 
   // FD's own facts: walked, or recorded for a body the parse skipped.
   DirectFacts factsOf(const FunctionDecl &FD);
@@ -199,6 +217,9 @@ private:
   llvm::DenseMap<const FunctionDecl *, std::unique_ptr<FunctionSummary>>
       Summaries;
   std::vector<Finding> Findings;
+  // A conditional finding shares a kind and place with another: a report
+  // from facts could not tell which one a parse would keep.
+  bool ConditionalClash = false;
   std::shared_ptr<const ExternalSummaries> External;
   // The external functions looked up, with the hash of what was found.
   mutable std::map<std::string, std::string> UsedExternal;

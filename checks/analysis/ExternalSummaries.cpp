@@ -96,6 +96,14 @@ std::string heldDependency(llvm::StringRef Usr) {
   return (HeldKey + Usr).str();
 }
 
+bool isGlobalDependency(llvm::StringRef Key) {
+  return Key.starts_with(GlobalKey);
+}
+
+bool isOverridesDependency(llvm::StringRef Key) {
+  return Key.starts_with(OverridesKey);
+}
+
 bool isProgramFactKey(llvm::StringRef Key) {
   return Key.starts_with(GlobalKey) || Key.starts_with(CheckpointedKey) ||
          Key.starts_with(OverridesKey) || isOwnerDependency(Key) ||

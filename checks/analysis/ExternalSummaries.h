@@ -85,6 +85,7 @@ using SummarySink = std::function<void(TUSummary)>;
 // translation unit writes it: a summary that recorded it is stale once
 // that changes.
 std::string globalDependency(llvm::StringRef Usr);
+bool isGlobalDependency(llvm::StringRef Key);
 // The dependency key of a function defined here on the checkpoint calls of
 // other TUs that checkpoint it ("none" when there are none). Every function
 // a summary lists depends on it, recorded or not.
@@ -92,6 +93,7 @@ std::string checkpointDependency(llvm::StringRef Usr);
 // The dependency key of a virtual call on the set of overrides of the
 // method with this USR in the whole program.
 std::string overridesDependency(llvm::StringRef Usr);
+bool isOverridesDependency(llvm::StringRef Key);
 // The dependency key of a call that runs what a value holds on the set of
 // callables the whole program stores into the place with this USR.
 std::string heldDependency(llvm::StringRef Usr);

@@ -174,6 +174,17 @@ const ModelSource *ModelSet::source(StringRef Name) const {
   return It == Sources.end() ? nullptr : &It->second;
 }
 
+std::vector<std::pair<std::string, std::string>> ModelSet::replayers() const {
+  std::vector<std::pair<std::string, std::string>> Out;
+  for (const auto &[Name, S] : Sources)
+    if (!S.ReplayedBy.empty())
+      Out.emplace_back(S.ReplayedBy.front(), Name.str());
+  llvm::sort(Out, [](const auto &A, const auto &B) {
+    return A.second < B.second;
+  });
+  return Out;
+}
+
 // --- loading ----------------------------------------------------------------
 
 namespace {

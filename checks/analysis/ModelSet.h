@@ -58,6 +58,9 @@ public:
   }
 
   const ModelSource *source(llvm::StringRef Name) const;
+  // The first entry point that replays each source that names one, with
+  // the source, in the sources' order.
+  std::vector<std::pair<std::string, std::string>> replayers() const;
   // The model files, in load order: what a summary depends on besides its
   // sources.
   std::vector<std::string> paths() const;

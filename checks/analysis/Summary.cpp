@@ -30,6 +30,19 @@ const char *const RootNames[] = {"local",   "static",        "this",
 static_assert(std::size(RootNames) == Root::Returned + 1,
               "one name per root kind");
 
+} // namespace
+
+const char *effectKindName(EffectKind K) { return KindNames[int(K)]; }
+
+std::optional<EffectKind> effectKindNamed(llvm::StringRef Name) {
+  for (unsigned I = 0; I < NumEffectKinds; ++I)
+    if (Name == KindNames[I])
+      return EffectKind(I);
+  return std::nullopt;
+}
+
+namespace {
+
 bool hasIndex(Root::Kind K) { return K == Root::Param || K == Root::Returned; }
 
 // A root in a call: "static", "this", "param2", "returned0", ...
@@ -430,7 +443,7 @@ void forEachPath(TUSummary &S, llvm::function_ref<void(std::string &)> Map) {
     Map(File);
   for (std::string &File : S.SystemInputs)
     Map(File);
-  for (FunctionFacts &F : S.Functions) {
+  auto OfFunction = [&](FunctionFacts &F) {
     for (SummaryEffect &E : F.Effects) {
       for (SummaryStep &Step : E.Chain)
         At(Step.Loc);
@@ -439,9 +452,18 @@ void forEachPath(TUSummary &S, llvm::function_ref<void(std::string &)> Map) {
     }
     for (SummaryCall &C : F.Calls)
       At(C.Loc);
-  }
+  };
+  for (FunctionFacts &F : S.Functions)
+    OfFunction(F);
   for (SummaryCheckpoint &C : S.Checkpoints)
     At(C.Call);
+  for (SummaryCallable &C : S.Callables) {
+    OfFunction(C.Facts);
+    At(C.Call);
+    At(C.StoredAt);
+  }
+  for (auto &[Kind, Loc] : S.Reported)
+    At(Loc);
   for (SummaryHeld &H : S.Held)
     At(H.StoredAt);
   for (auto &[Key, Hash] : S.Dependencies)
@@ -611,9 +633,31 @@ public:
     });
   }
 
+  void callable(const SummaryCallable &C) {
+    J.object([&] {
+      if (C.ArgumentsFresh)
+        J.attribute("arguments_fresh", true);
+      location("call", C.Call);
+      J.attribute("entry_point", C.EntryPoint);
+      J.attributeWith("facts", [&] { function(C.Facts); });
+      pairs("lines", "line", "text", C.Lines);
+      strings("replays", C.Replays);
+      if (C.StoredAt.Line) {
+        location("stored_at", C.StoredAt);
+        J.attribute("stored_note", C.StoredNote);
+      }
+      J.attribute("text", C.Text);
+    });
+  }
+
   // The body: what the TU says of the program.
   void body(const TUSummary &S) {
     J.object([&] {
+      if (!S.Callables.empty())
+        J.attributeArray("callables", [&] {
+          for (const SummaryCallable &C : S.Callables)
+            callable(C);
+        });
       J.attribute("checkpoint_sites", S.CheckpointSites);
       J.attributeArray("checkpoints", [&] {
         for (const SummaryCheckpoint &C : S.Checkpoints)
@@ -629,6 +673,8 @@ public:
           });
       });
       pairs("dependencies", "usr", "hash", S.Dependencies);
+      if (S.FromFacts)
+        J.attribute("from_facts", true);
       J.attributeArray("functions", [&] {
         for (const FunctionFacts &F : S.Functions)
           function(F);
@@ -655,6 +701,16 @@ public:
             J.attribute("override", O.Override);
           });
       });
+      if (!S.ReplayedBy.empty())
+        pairs("replayed_by", "entry_point", "source", S.ReplayedBy);
+      if (!S.Reported.empty())
+        J.attributeArray("reported", [&] {
+          for (const auto &[Kind, At] : S.Reported)
+            J.object([&] {
+              J.attribute("kind", Kind);
+              location("location", At);
+            });
+        });
     });
   }
 
@@ -803,6 +859,61 @@ llvm::Expected<SummaryHeld> readHeld(Reader &R, const sj::Value &V) {
   return X;
 }
 
+llvm::Expected<SummaryCallable> readCallable(Reader &R, const sj::Value &V) {
+  auto O = R.object(V, "callable");
+  if (!O)
+    return O.takeError();
+  SummaryCallable C;
+  const sj::Value *Facts = (*O)->get("facts");
+  if (!Facts)
+    return R.error("a callable has no 'facts'");
+  llvm::Expected<FunctionFacts> F = readFunction(R, *Facts);
+  if (!F)
+    return F.takeError();
+  C.Facts = std::move(*F);
+  if (llvm::Error E = R.fields(**O, {{"text", &C.Text},
+                                     {"entry_point", &C.EntryPoint}}))
+    return std::move(E);
+  if (llvm::Error E = R.strings(**O, "replays", C.Replays))
+    return std::move(E);
+  if (llvm::Error E = R.pairs(**O, "lines", "line", "line", "text", C.Lines))
+    return std::move(E);
+  if ((*O)->get("arguments_fresh")) {
+    std::optional<bool> Fresh = (*O)->getBoolean("arguments_fresh");
+    if (!Fresh)
+      return R.error("'arguments_fresh' is not a boolean");
+    C.ArgumentsFresh = *Fresh;
+  }
+  auto Call = R.requiredLocation(**O, "call", "callable");
+  if (!Call)
+    return Call.takeError();
+  C.Call = *Call;
+  if ((*O)->get("stored_at")) {
+    auto At = R.requiredLocation(**O, "stored_at", "callable");
+    if (!At)
+      return At.takeError();
+    C.StoredAt = *At;
+    if (llvm::Error E = R.fields(**O, {{"stored_note", &C.StoredNote}}))
+      return std::move(E);
+  }
+  return C;
+}
+
+llvm::Expected<std::pair<std::string, PlainLocation>>
+readReported(Reader &R, const sj::Value &V) {
+  auto O = R.object(V, "reported finding");
+  if (!O)
+    return O.takeError();
+  std::pair<std::string, PlainLocation> X;
+  if (llvm::Error E = R.fields(**O, {{"kind", &X.first}}))
+    return std::move(E);
+  auto At = R.requiredLocation(**O, "location", "reported finding");
+  if (!At)
+    return At.takeError();
+  X.second = *At;
+  return X;
+}
+
 // The body's fields, each checked where it is read, in the writer's order.
 llvm::Error readBody(Reader &R, const sj::Object &O, TUSummary &S) {
   auto Sites = R.integer(O, "checkpoint_sites", 0, INT32_MAX);
@@ -824,7 +935,26 @@ llvm::Error readBody(Reader &R, const sj::Object &O, TUSummary &S) {
     return E;
   if (llvm::Error E = R.strings(O, "globals_escaping", S.GlobalsEscaping))
     return E;
-  return R.strings(O, "header_callables", S.HeaderCallables);
+  if (llvm::Error E = R.strings(O, "header_callables", S.HeaderCallables))
+    return E;
+  // Written only when set or not empty.
+  if (O.get("from_facts")) {
+    std::optional<bool> B = O.getBoolean("from_facts");
+    if (!B)
+      return R.error("'from_facts' is not a boolean");
+    S.FromFacts = *B;
+  }
+  if (O.get("callables"))
+    if (llvm::Error E = R.each(O, "callables", readCallable, S.Callables))
+      return E;
+  if (O.get("replayed_by"))
+    if (llvm::Error E = R.pairs(O, "replayed_by", "replayer", "entry_point",
+                               "source", S.ReplayedBy))
+      return E;
+  if (O.get("reported"))
+    if (llvm::Error E = R.each(O, "reported", readReported, S.Reported))
+      return E;
+  return llvm::Error::success();
 }
 
 } // namespace

@@ -18,6 +18,7 @@
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/Error.h"
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -29,7 +30,7 @@ class SourceManager;
 namespace clang::tidy::rematch {
 
 // Bumped whenever the format or its meaning changes: older files are stale.
-inline constexpr int SummaryFormatVersion = 10;
+inline constexpr int SummaryFormatVersion = 11;
 
 struct PlainLocation {
   std::string File;
@@ -147,6 +148,24 @@ struct SummaryHeld {
   PlainLocation StoredAt;
 };
 
+// A callable this TU checkpoints and reports, as `rematch report` needs it
+// to add, without the AST, the findings that calls into other TUs bring
+// (docs/architecture.md, "Reporting from facts"): its body's facts, as a
+// function's, but with its effects on captures; the site that checkpoints
+// it; and the text its findings print.
+struct SummaryCallable {
+  FunctionFacts Facts; // Usr: "callable:<n>", n its place in the list
+  std::string Text;    // "checkpointed lambda held by 'step_'"
+  std::string EntryPoint;
+  std::vector<std::string> Replays;
+  bool ArgumentsFresh = false;   // written only when set
+  PlainLocation Call;            // the checkpoint call
+  PlainLocation StoredAt;        // line 0: handed over directly
+  std::string StoredNote;        // the note there
+  // The text of each line of the main file a call of Facts is on.
+  std::vector<std::pair<std::string, std::string>> Lines; // line, text
+};
+
 struct TUSummary {
   int Version = SummaryFormatVersion;
   std::string MainFile;       // absolute path
@@ -170,6 +189,17 @@ struct TUSummary {
   // header (callableIdentity): every TU that runs one finds the same effects
   // in it, and a sharded run lets one of them report them (ownerDependency).
   std::vector<std::string> HeaderCallables;
+  // What `rematch report` needs to make the findings that other TUs' facts
+  // bring without parsing the file again; FromFacts false when it cannot
+  // (a callable it does not list, a NOLINT comment, a location in a
+  // macro, a checkpoint call of another TU, the configuration's Checks).
+  bool FromFacts = false; // written only when set
+  std::vector<SummaryCallable> Callables;
+  // Where the analysis made a finding of each kind (before NOLINT), and
+  // for each random source of the models the entry point that replays it
+  // (the suggestions name it).
+  std::vector<std::pair<std::string, PlainLocation>> Reported; // kind, where
+  std::vector<std::pair<std::string, std::string>> ReplayedBy; // entry, source
   // Not part of what the TU says: what the findings of the run that wrote
   // the summary were computed with (other TUs' functions, globals, overrides
   // and checkpoint calls, with their composed hash then), and a token naming
@@ -178,6 +208,10 @@ struct TUSummary {
   std::vector<std::pair<std::string, std::string>> Dependencies;
   std::string Writer;
 };
+
+// An effect kind as summaries name it: its check's stem ("logging").
+const char *effectKindName(EffectKind K);
+std::optional<EffectKind> effectKindNamed(llvm::StringRef Name);
 
 // L as summaries write it: the file of its expansion, absolute, with its
 // presumed line and column (a default PlainLocation when L is invalid).

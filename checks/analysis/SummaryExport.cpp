@@ -9,12 +9,14 @@
 
 #include "AnalysisHost.h"
 #include "CallReach.h"
+#include "CallableText.h"
 #include "EffectAnalysis.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/Basic/SourceManager.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringSet.h"
+#include <map>
 #include <tuple>
 
 namespace clang::tidy::rematch {
@@ -315,12 +317,27 @@ void EffectAnalysis::describeFunctions(
   for (const FunctionDecl *FD : Seeds)
     Discover(FD);
   // Facts grows while its calls are read: by index.
-  for (unsigned I = 0; I < L.Defs.size(); ++I)
-    for (unsigned CI = 0; CI < L.Facts[I].Calls.size(); ++CI) {
-      const FunctionDecl *Local = nullptr;
-      if (Reach(L.Facts[I].Calls[CI], Local) == CallReach::Local)
-        Discover(Local);
+  auto Close = [&](unsigned From) {
+    for (unsigned I = From; I < L.Defs.size(); ++I)
+      for (unsigned CI = 0; CI < L.Facts[I].Calls.size(); ++CI) {
+        const FunctionDecl *Local = nullptr;
+        if (Reach(L.Facts[I].Calls[CI], Local) == CallReach::Local)
+          Discover(Local);
+      }
+  };
+  Close(0);
+  // The checkpointed callables (describeCallables), and what they reach; a
+  // body found only so is not a function other TUs call.
+  const std::vector<std::pair<const CheckpointSite *, const Callable *>>
+      Reportable = reportableCallables(S);
+  const unsigned Functions = L.Defs.size();
+  llvm::DenseSet<const FunctionDecl *> CallableOnly;
+  for (const auto &[Site, C] : Reportable)
+    if (!L.IndexOf.count(C->Body)) {
+      CallableOnly.insert(C->Body);
+      Discover(C->Body);
     }
+  Close(Functions);
   const std::vector<bool> May = mayHaveEffects(L, Reach);
   // A call is kept when it may lead to effects (or when it is named).
   auto Keep = [&](const CallSite &C) {
@@ -331,10 +348,27 @@ void EffectAnalysis::describeFunctions(
   };
   PlainLocations Where(SM);
   for (unsigned I = 0; I < L.Defs.size(); ++I)
-    if (May[I])
+    if (May[I] && !CallableOnly.contains(L.Defs[I]))
       if (std::optional<FunctionFacts> Out =
               exportFunction(*L.Defs[I], L.Facts[I], Keep, Where))
         S.Functions.push_back(std::move(*Out));
+  if (S.FromFacts)
+    for (unsigned I = 0; I < L.Defs.size() && S.FromFacts; ++I)
+      if (May[I] && locatedInMacro(L.Facts[I], Keep))
+        S.FromFacts = false;
+  if (S.FromFacts)
+    for (const auto &[Site, C] : Reportable) {
+      std::optional<SummaryCallable> X = describeCallable(
+          *Site, *C, L.Facts[L.indexOf(C->Body)], Keep, Where,
+          S.Callables.size());
+      if (!X) {
+        S.FromFacts = false;
+        break;
+      }
+      S.Callables.push_back(std::move(*X));
+    }
+  if (!S.FromFacts)
+    S.Callables.clear();
   for (unsigned I = 0; I < L.Defs.size(); ++I)
     Prefetched[L.Defs[I]] = std::move(L.Facts[I]);
 }
@@ -344,7 +378,7 @@ void EffectAnalysis::describeFunctions(
 std::optional<FunctionFacts>
 EffectAnalysis::exportFunction(const FunctionDecl &FD, const DirectFacts &F,
                                llvm::function_ref<bool(const CallSite &)> Keep,
-                               PlainLocations &Where) const {
+                               PlainLocations &Where, bool Captures) const {
   FunctionFacts Out;
   Out.Usr = cachedUsr(&FD);
   if (Out.Usr.empty())
@@ -372,7 +406,7 @@ EffectAnalysis::exportFunction(const FunctionDecl &FD, const DirectFacts &F,
       A = keptRoot(A, Kept).value_or(Root::local());
   }
   for (const Effect &E : F.Effects)
-    if (exportedEffect(E))
+    if (Captures ? E.Target.isOutside() : exportedEffect(E))
       if (std::optional<Root> R = keptRoot(E.Target, Kept)) {
         SummaryEffect &X =
             Out.Effects.emplace_back(exportEffect(E, Out.Name, Where, Usr));
@@ -395,6 +429,97 @@ EffectAnalysis::exportFunction(const FunctionDecl &FD, const DirectFacts &F,
     Out.Returns.push_back(std::move(X));
   }
   return Out;
+}
+
+// The callables of this TU's checkpoint calls whose findings `rematch
+// report` can make from facts, in the order the analysis reports them; S's
+// FromFacts says whether those are all of them.
+std::vector<std::pair<const CheckpointSite *, const Callable *>>
+EffectAnalysis::reportableCallables(TUSummary &S) const {
+  std::vector<std::pair<const CheckpointSite *, const Callable *>> Out;
+  const SourceManager &SM = Ctx.getSourceManager();
+  // clang-tidy drops a finding on a NOLINT line; a #line changes what a
+  // location is called. Both are left to a parse.
+  llvm::StringRef Main = SM.getBufferData(SM.getMainFileID());
+  S.FromFacts = !Cfg.Checks && !Main.contains("NOLINT") &&
+                !Main.contains("#line");
+  for (const CheckpointSite &Site : Sites) {
+    if (!S.FromFacts)
+      break;
+    if (!Site.Call || Site.Call->getExprLoc().isMacroID()) {
+      S.FromFacts = false;
+      break;
+    }
+    for (const Callable &C : Site.Callables) {
+      if (!C.Body)
+        continue; // its TU reports it
+      if (!C.Body->getDefinition() ||
+          !SM.isInMainFile(SM.getExpansionLoc(C.Body->getLocation())) ||
+          C.StoredAt.isMacroID() || !reportedHere(C)) {
+        S.FromFacts = false;
+        break;
+      }
+      Out.emplace_back(&Site, &C);
+    }
+  }
+  if (!S.FromFacts)
+    Out.clear();
+  return Out;
+}
+
+// Whether a call or an effect a summary keeps of F is in a macro: clang
+// notes where the macro came from, which a report from facts cannot.
+bool EffectAnalysis::locatedInMacro(
+    const DirectFacts &F,
+    llvm::function_ref<bool(const CallSite &)> Keep) const {
+  for (const CallSite &C : F.Calls)
+    if (C.Loc.isMacroID() && Keep(C))
+      return true;
+  for (const Effect &E : F.Effects)
+    if (E.Target.isOutside() &&
+        (E.Loc.isMacroID() || E.AliasAt.isMacroID()))
+      return true;
+  return false;
+}
+
+std::optional<SummaryCallable> EffectAnalysis::describeCallable(
+    const CheckpointSite &Site, const Callable &C, const DirectFacts &F,
+    llvm::function_ref<bool(const CallSite &)> Keep, PlainLocations &Where,
+    size_t Index) const {
+  std::optional<FunctionFacts> Facts =
+      exportFunction(*C.Body, F, Keep, Where, /*Captures=*/true);
+  if (!Facts)
+    return std::nullopt;
+  SummaryCallable X;
+  X.Facts = std::move(*Facts);
+  X.Facts.Usr = "callable:" + std::to_string(Index);
+  X.Text = callableText(C);
+  X.EntryPoint = Site.EntryPoint;
+  X.Replays = Site.Replays;
+  X.ArgumentsFresh = Site.ArgumentsFresh;
+  X.Call = Where(Site.Call->getExprLoc());
+  if (C.StoredIn && C.StoredAt.isValid()) {
+    X.StoredAt = Where(C.StoredAt);
+    X.StoredNote = storedNoteText(C);
+  }
+  // The lines a finding at one of its calls is printed with.
+  const SourceManager &SM = Ctx.getSourceManager();
+  llvm::StringRef Main = SM.getBufferData(SM.getMainFileID());
+  std::map<unsigned, std::string> Lines;
+  for (const CallSite &Call : F.Calls) {
+    auto [FID, Offset] = SM.getDecomposedLoc(Call.Loc);
+    if (FID != SM.getMainFileID() || Call.Loc.isMacroID())
+      continue;
+    unsigned Line = SM.getLineNumber(FID, Offset);
+    if (Lines.count(Line))
+      continue;
+    size_t Start = Main.rfind('\n', Offset);
+    Start = Start == llvm::StringRef::npos ? 0 : Start + 1;
+    Lines[Line] = Main.slice(Start, Main.find('\n', Start)).rtrim("\r").str();
+  }
+  for (auto &[Line, Text] : Lines)
+    X.Lines.emplace_back(std::to_string(Line), std::move(Text));
+  return X;
 }
 
 TUSummary EffectAnalysis::exportSummary() {

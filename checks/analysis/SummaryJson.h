@@ -103,6 +103,11 @@ public:
     key(Key);
     array(B);
   }
+  // Key, then whatever B writes as its value.
+  template <class Body> void attributeWith(llvm::StringRef Key, Body B) {
+    key(Key);
+    B();
+  }
   template <class T> void attribute(llvm::StringRef Key, const T &V) {
     key(Key);
     value(V);

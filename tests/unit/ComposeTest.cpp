@@ -276,3 +276,47 @@ TEST(Compose, FirstDefinitionWinsAndGlobalsAreCollected) {
   EXPECT_TRUE(All->isModifiable("g"));
   EXPECT_EQ(All->lookup("nothing"), nullptr);
 }
+
+// A checkpointed callable of a.cpp: its own functions composed as a.cpp's
+// analysis composes them, a call into another file inheriting what the
+// program says of the callee, each effect with the alias note the
+// analysis would add at its chain's end and where it came from.
+TEST(Compose, CallablesInheritWhatTheProgramSaysOfOtherFiles) {
+  TUSummary A, B;
+  // a.cpp: helper(S &s) { fill(s); }   [&] { helper(s); ++n; }
+  A.Functions.push_back(
+      fn("helper", {}, {call("fill", at("a.cpp", 2), {}, {param(0)})}));
+  SummaryCallable C;
+  C.Facts = fn("callable:0",
+               {own(EffectKind::CounterUpdate, Root::of(Root::Capture), "n",
+                    "lambda", at("a.cpp", 5))},
+               {call("helper", at("a.cpp", 4), {},
+                     {Root::of(Root::Capture)})});
+  A.Callables.push_back(C);
+  // b.cpp: fill(S &s) { float *p = s.v; p[0] = 1; }  fill is not a.cpp's.
+  SummaryEffect Write =
+      own(EffectKind::StateWrite, param(0), "s", "fill", at("b.cpp", 1));
+  Write.Via = "p";
+  Write.AliasAt = at("b.cpp", 1);
+  B.Functions.push_back(fn("fill", {Write}));
+  auto Program = composeSummaries({&A, &B});
+  std::vector<std::vector<CallableEffect>> Effects =
+      composeCallables(A, *Program);
+  ASSERT_EQ(Effects.size(), 1u);
+  ASSERT_EQ(Effects[0].size(), 2u);
+  const CallableEffect &Own = Effects[0][0];
+  EXPECT_EQ(Own.E.Target, Root::of(Root::Capture)); // kept for a callable
+  EXPECT_FALSE(Own.OtherTU);
+  const CallableEffect &Far = Effects[0][1];
+  EXPECT_EQ(Far.E.Kind, EffectKind::StateWrite);
+  EXPECT_EQ(Far.E.Target, Root::of(Root::Capture));
+  EXPECT_TRUE(Far.OtherTU);
+  EXPECT_FALSE(Far.Held);
+  ASSERT_EQ(Far.E.Chain.size(), 3u);
+  EXPECT_EQ(Far.E.Chain[0].Callee, "helper");
+  EXPECT_EQ(Far.E.Chain[1].Callee, "fill");
+  EXPECT_EQ(Far.E.Chain[2].Loc.File, "b.cpp");
+  EXPECT_EQ(Far.LastAliasAt.File, "b.cpp"); // fill's own effect, aliased
+  // A program that knows nothing of fill adds nothing.
+  EXPECT_EQ(composeCallables(A, ExternalSummaries())[0].size(), 1u);
+}

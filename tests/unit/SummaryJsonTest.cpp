@@ -218,6 +218,63 @@ TEST(SummaryJsonTest, SummaryRoundTrip) {
   EXPECT_EQ(Back->Functions.at(0).Calls.at(0).HeldPlace, H.Place);
 }
 
+// What a report from facts needs (tool/FactsReport.h): the callables, where
+// findings were made, the replaying entry points.
+TEST(SummaryJsonTest, CallablesRoundTrip) {
+  TUSummary S;
+  S.MainFile = "/p/a.cpp";
+  S.FromFacts = true;
+  SummaryCallable C;
+  C.Facts.Usr = "callable:0";
+  C.Facts.Name = "lambda";
+  C.Facts.Calls.push_back({});
+  C.Facts.Calls[0].Callee = "c:@F@fill#";
+  C.Facts.Calls[0].Loc = {"/p/a.cpp", 4, 5};
+  C.Facts.Calls[0].Args = {Root::of(Root::Capture)};
+  C.Text = "checkpointed lambda held by 'step_'";
+  C.EntryPoint = "rematch::Segment::forward";
+  C.Replays = {"torch.default"};
+  C.ArgumentsFresh = true;
+  C.Call = {"/p/a.cpp", 3, 14};
+  C.StoredAt = {"/p/a.cpp", 2, 9};
+  C.StoredNote = "'step_' holds the lambda stored here";
+  C.Lines = {{"4", "    fill(buf);"}};
+  S.Callables.push_back(C);
+  S.Reported.emplace_back("logging", PlainLocation{"/p/a.cpp", 5, 5});
+  S.ReplayedBy.emplace_back("rematch::torch::checkpoint", "torch.default");
+  std::string Text = serializeSummary(S);
+  expectCanonical(Text);
+  llvm::Expected<TUSummary> Back = parseSummary(Text, "a.json");
+  ASSERT_TRUE(bool(Back)) << llvm::toString(Back.takeError());
+  EXPECT_EQ(serializeSummary(*Back), Text);
+  EXPECT_TRUE(Back->FromFacts);
+  ASSERT_EQ(Back->Callables.size(), 1u);
+  const SummaryCallable &X = Back->Callables[0];
+  EXPECT_EQ(X.Facts.Calls.at(0).Args.at(0), Root::of(Root::Capture));
+  EXPECT_EQ(X.Text, C.Text);
+  EXPECT_TRUE(X.ArgumentsFresh);
+  EXPECT_EQ(X.StoredAt.Column, 9u);
+  EXPECT_EQ(X.StoredNote, C.StoredNote);
+  EXPECT_EQ(X.Lines, C.Lines);
+  EXPECT_EQ(X.Replays, C.Replays);
+  EXPECT_EQ(Back->Reported.at(0).first, "logging");
+  EXPECT_EQ(Back->Reported.at(0).second.Line, 5u);
+  EXPECT_EQ(Back->ReplayedBy, S.ReplayedBy);
+  // None of it is written for a file without callables.
+  TUSummary Plain;
+  EXPECT_EQ(serializeSummary(Plain).find("\"callables\""), std::string::npos);
+  EXPECT_EQ(serializeSummary(Plain).find("reported"), std::string::npos);
+  // A malformed callable is an error naming the file.
+  llvm::StringRef Body;
+  llvm::Expected<TUSummary> Head = parseSummaryHead(Text, "a.json", Body);
+  ASSERT_TRUE(bool(Head));
+  std::string BadBody = Body.str();
+  BadBody.replace(BadBody.find("\"text\":"), 7, "\"txet\":");
+  llvm::Error E = parseSummaryBody(BadBody, "a.json", *Head);
+  ASSERT_TRUE(bool(E));
+  EXPECT_NE(llvm::toString(std::move(E)).find("a.json"), std::string::npos);
+}
+
 // What aliases add: a function's returns, effects through what a call
 // returns, the alias and where it was taken, reads part of a change.
 TEST(SummaryJsonTest, AliasesRoundTrip) {

@@ -1,0 +1,227 @@
+#!/usr/bin/env python3
+"""Findings made from facts (tool/FactsReport.h) are the findings a parse
+makes.
+
+A file whose checkpointed code reaches into another file has, once the
+whole program is known, findings its first parse could not see. The
+default command and `rematch report` make them from the file's facts
+instead of parsing it again. For each pattern below (a chain through a
+local helper, an alias taken in the other file, a global another file
+writes, read by the callable itself or by a helper, a draw from a random
+source, a virtual call, a callable held by a std::function, a by-reference
+capture handed over, a chain deeper than the notes show, two effects of
+one kind at one call, a checkpointed function; and, parsed again, a
+NOLINT comment) this test compares, byte
+for byte and in every format:
+
+- a cold run of the default command, which parses each file once where
+  the facts suffice (counted), with
+- a run whose every file is parsed with the whole program's summaries (the
+  findings cache emptied), and with
+- `rematch report` over `rematch summarize` and `rematch link`.
+
+Usage: test_facts_report.py --rematch-testhooks <rematch-testhooks>
+"""
+
+import argparse
+import os
+import shutil
+import subprocess
+import sys
+import unittest
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "..", "support"))
+from rematch_testing import TempDirTest, write  # noqa: E402
+
+TOOLS = argparse.Namespace()
+FLAGS = ["--", "-std=c++17"]
+
+COMMON = """\
+#pragma once
+#include <cstdio>
+#include <cstdlib>
+#include <functional>
+namespace rematch { struct Segment { template <class F> decltype(auto) forward([[clang::annotate("rematch::recomputed")]] F&& f) { return f(); } }; }
+"""
+
+# name -> (files, whether a.cpp's findings come from facts in a cold run)
+PATTERNS = {
+    "helper-chain-and-alias": ({
+        "a.cpp": '#include "common.h"\nvoid fill();\n'
+                 "static void helper() { fill(); }\n"
+                 "float run(rematch::Segment &seg) {\n"
+                 "  return seg.forward([] { helper(); return 1.0f; });\n}\n",
+        "b.cpp": "float g_buf[4];\n"
+                 "void fill() { float *p = g_buf; p[0] = 1; }\n",
+    }, True),
+    "global-written-elsewhere": ({
+        "a.cpp": '#include "common.h"\nextern int g_lr;\nextern int g_decay;\n'
+                 "static int decay() { return g_decay; }\n"
+                 "float run(rematch::Segment &seg, float x) {\n"
+                 "  return seg.forward([x] { return x * g_lr + decay(); });\n}\n",
+        "b.cpp": "int g_lr = 1;\nint g_decay = 2;\n"
+                 "void set_lr(int v) { g_lr = v; g_decay = v; }\n",
+    }, True),
+    "random-source": ({
+        "a.cpp": '#include "common.h"\nint noise();\n'
+                 "int run(rematch::Segment &seg) {\n"
+                 "  return seg.forward([] { return noise(); });\n}\n",
+        "b.cpp": "#include <cstdlib>\nint noise() { return std::rand(); }\n",
+    }, True),
+    "virtual-call": ({
+        "a.cpp": '#include "common.h"\n#include "layer.h"\n'
+                 "void run(rematch::Segment &seg, Layer &l) {\n"
+                 "  seg.forward([&] { l.run(); });\n}\n",
+        "b.cpp": '#include <cstdio>\n#include "layer.h"\n'
+                 "struct Noisy : Layer { void run() override; };\n"
+                 'void Noisy::run() { std::puts("noisy"); }\n'
+                 "Layer &make() { static Noisy n; return n; }\n",
+        "layer.h": "#pragma once\n"
+                   "struct Layer { virtual ~Layer() = default; "
+                   "virtual void run() {} };\n",
+    }, False),  # the default command parses again when overrides change
+    "held-callable": ({
+        "a.cpp": '#include "common.h"\nvoid bump();\n'
+                 "std::function<void()> g_step = [] { bump(); };\n"
+                 "void run(rematch::Segment &seg) { seg.forward(g_step); }\n",
+        "b.cpp": "int g_n = 0;\nvoid bump() { ++g_n; }\n",
+    }, True),
+    "capture-handed-over": ({
+        "a.cpp": '#include "common.h"\nvoid incr(int &c);\n'
+                 "int run(rematch::Segment &seg) {\n"
+                 "  int steps = 0;\n"
+                 "  seg.forward([&] { incr(steps); return steps; });\n"
+                 "  return steps;\n}\n",
+        "b.cpp": "void incr(int &c) { ++c; }\n",
+    }, True),
+    "deep-chain": ({
+        "a.cpp": '#include "common.h"\nvoid f0();\n'
+                 "void run(rematch::Segment &seg) {\n"
+                 "  seg.forward([] { f0(); });\n}\n",
+        "b.cpp": "int g_depth = 0;\n" + "".join(
+            "void f%d();\n" % i for i in range(61)) + "".join(
+            "void f%d() { f%d(); }\n" % (i, i + 1) for i in range(60)) +
+            "void f60() { ++g_depth; }\n",
+    }, True),
+    "two-of-a-kind-at-one-call": ({
+        "a.cpp": '#include "common.h"\nvoid ext();\nint g_local = 0;\n'
+                 "static void both() { ext(); ++g_local; }\n"
+                 "void run(rematch::Segment &seg) {\n"
+                 "  seg.forward([] { both(); });\n}\n",
+        "b.cpp": "int g_far = 0;\nvoid ext() { ++g_far; }\n",
+    }, True),
+    "nolint": ({
+        "a.cpp": '#include "common.h"\nvoid log_step();\nvoid bump();\n'
+                 "void run(rematch::Segment &seg) {\n"
+                 "  seg.forward([] {\n"
+                 "    log_step(); // NOLINT(rematch-logging)\n"
+                 "    bump();\n  });\n}\n",
+        "b.cpp": '#include <cstdio>\nint g_n = 0;\n'
+                 'void log_step() { std::puts("step"); }\n'
+                 "void bump() { ++g_n; }\n",
+    }, False),  # clang-tidy applies NOLINT: the file is parsed again
+    "checkpointed-function": ({
+        "a.cpp": '#include "common.h"\nvoid log_step();\n'
+                 "float step() { log_step(); return 1; }\n"
+                 "float run(rematch::Segment &seg) { return seg.forward(step); }\n",
+        "b.cpp": '#include <cstdio>\nvoid log_step() { std::puts("step"); }\n',
+    }, True),
+}
+
+
+def run(args, cwd, env=None):
+    return subprocess.run(args, cwd=cwd, capture_output=True, timeout=300,
+                          env=env)
+
+
+class FactsReport(TempDirTest):
+    def project(self, name):
+        files, from_facts = PATTERNS[name]
+        root = os.path.join(self.dir, name)
+        write(os.path.join(root, "common.h"), COMMON)
+        for f, text in files.items():
+            write(os.path.join(root, f), text)
+        sources = sorted(f for f in files if f.endswith(".cpp"))
+        return root, sources, from_facts
+
+    def rematch(self, root, sources, cache, *extra, log=None):
+        env = dict(os.environ)
+        if log:
+            env["REMATCH_TEST_LOG_ANALYSES"] = log
+        p = run([TOOLS.testhooks, "-j", "1", "--summaries-dir=" + cache,
+                 *extra, *sources, *FLAGS], root, env)
+        self.assertIn(p.returncode, (0, 1), p.stderr.decode())
+        return p
+
+    def check_pattern(self, name, *extra):
+        root, sources, from_facts = self.project(name)
+        for fmt in ("text", "json", "sarif"):
+            with self.subTest(pattern=name, format=fmt, extra=extra):
+                cache = os.path.join(root, "cache-" + fmt)
+                log = os.path.join(root, "parses-" + fmt)
+                cold = self.rematch(root, sources, cache, "--format=" + fmt,
+                                    *extra, log=log)
+                with open(log) as f:
+                    parsed = sorted(f.read().split())
+                self.assertEqual(parsed.count("a.cpp"),
+                                 1 if from_facts else 2, parsed)
+                # Every file parsed with the whole program's summaries.
+                for entry in os.listdir(cache):
+                    if entry.endswith(".findings"):
+                        os.remove(os.path.join(cache, entry))
+                parsed_all = self.rematch(root, sources, cache,
+                                          "--format=" + fmt, *extra)
+                self.assertEqual(cold.stdout.decode(),
+                                 parsed_all.stdout.decode())
+                # The three steps.
+                rsums = []
+                for s in sources:
+                    out = os.path.join(root, s + ".rsum")
+                    p = run([TOOLS.testhooks, "summarize", *extra, s, "-o",
+                             out, *FLAGS], root)
+                    self.assertEqual(p.returncode, 0, p.stderr.decode())
+                    rsums.append(out)
+                link = os.path.join(root, "all.rlink")
+                p = run([TOOLS.testhooks, "link", *rsums, "-o", link], root)
+                self.assertEqual(p.returncode, 0, p.stderr.decode())
+                rep = run([TOOLS.testhooks, "report", link, "--format=" + fmt,
+                           "--verbose"], root)
+                self.assertEqual(rep.stdout.decode(), cold.stdout.decode())
+                # A finding in a.cpp that only the link gives.
+                self.assertIn(b"a.cpp", cold.stdout)
+                self.assertIn(b"with findings the link adds", rep.stderr)
+        return cold.stdout.decode()
+
+    def test_each_pattern_equals_a_parse(self):
+        for name in PATTERNS:
+            self.check_pattern(name)
+
+    def test_inline_chains(self):
+        for name in ("helper-chain-and-alias", "deep-chain", "virtual-call"):
+            self.check_pattern(name, "--chain=inline")
+
+    def test_what_the_facts_say(self):
+        # The alias note of the other file, the checkpoint note, the
+        # fix-it of a global read the link finds written.
+        sarif = self.check_pattern("helper-chain-and-alias")
+        self.assertIn("'p' is an alias of 'g_buf' taken here", sarif)
+        self.assertIn("'helper' calls 'fill' here", sarif)
+        out = self.check_pattern("global-written-elsewhere")
+        self.assertIn("reads mutable global 'g_lr'", out)
+        self.assertIn("calls 'decay', which reads mutable global 'g_decay'",
+                      out)
+        self.assertIn("... 13 more calls in between ...",
+                      self.check_pattern("deep-chain"))
+
+
+def main():
+    parser = argparse.ArgumentParser(add_help=False)
+    parser.add_argument("--rematch-testhooks", required=True, dest="testhooks")
+    args, rest = parser.parse_known_args()
+    TOOLS.testhooks = os.path.abspath(args.testhooks)
+    unittest.main(argv=[sys.argv[0]] + rest)
+
+
+if __name__ == "__main__":
+    main()

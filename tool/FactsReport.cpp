@@ -1,0 +1,178 @@
+//===--- FactsReport.cpp - findings a link adds, without parsing ---------===//
+
+#include "FactsReport.h"
+#include "Compose.h"
+#include "RematchCheck.h"
+#include "RematchOptions.h"
+#include "clang-tidy/ClangTidyDiagnosticConsumer.h"
+#include "clang-tidy/ClangTidyModule.h"
+#include "clang-tidy/ClangTidyModuleRegistry.h"
+#include "clang-tidy/GlobList.h"
+#include "llvm/Support/Path.h"
+#include <set>
+
+namespace rematch::tool {
+
+using namespace clang::tidy;
+using namespace clang::tidy::rematch;
+
+FactsReporter::FactsReporter(const CliOptions &O) {
+  ClangTidyOptions Opts = ClangTidyOptions::getDefaults();
+  Opts.Checks = "-*," + O.Checks;
+  namespace keys = clang::tidy::rematch::options;
+  Opts.CheckOptions[keys::Chain] = {O.Chain, 0};
+  Context = std::make_unique<ClangTidyContext>(
+      std::make_unique<DefaultOptionsProvider>(ClangTidyGlobalOptions(),
+                                               Opts));
+  Context->setCurrentFile("rematch-report.cpp");
+  ClangTidyCheckFactories Factories;
+  for (const auto &Entry : ClangTidyModuleRegistry::entries())
+    if (Entry.getName() == "rematch-module")
+      Entry.instantiate()->addCheckFactories(Factories);
+  Checks = Factories.createChecks(Context.get());
+  for (const auto &C : Checks)
+    if (const auto *R = dynamic_cast<const RematchCheck *>(C.get()))
+      ByKind[int(R->reports())] = R;
+  AsErrors = std::make_unique<GlobList>(O.WarningsAsErrors);
+  InlineChains = O.Chain == "inline";
+}
+
+FactsReporter::~FactsReporter() = default;
+
+namespace {
+
+std::string placeKey(int Kind, const PlainLocation &L) {
+  return std::to_string(Kind) + "@" + L.File + ":" + std::to_string(L.Line) +
+         ":" + std::to_string(L.Column);
+}
+
+// Whether the analysis reports E of a callable that C's site checkpoints
+// (EffectAnalysis::computeFindings), the program P deciding which globals
+// can change.
+bool reported(const SummaryEffect &E, const SummaryCallable &C,
+              ProgramView &P) {
+  if (!E.Target.isOutside())
+    return false;
+  if (C.ArgumentsFresh && E.Target.K == Root::Param)
+    return false;
+  if (E.Kind == EffectKind::GlobalRead && !E.VarUsr.empty() &&
+      P.hashOf(globalDependency(E.VarUsr)) != "written")
+    return false;
+  return !(E.Kind == EffectKind::UnreplayedRng && !E.RngSource.empty() &&
+           llvm::is_contained(C.Replays, E.RngSource));
+}
+
+} // namespace
+
+std::optional<FactsReporter::Added>
+FactsReporter::added(const TUSummary &S,
+                     const std::vector<ConditionalFinding> &Conditional,
+                     ProgramView &P, bool Overrides) const {
+  if (!S.FromFacts)
+    return std::nullopt;
+  // Only what other files' functions do and which globals they write.
+  if (!dependenciesHold(S, P, [&](llvm::StringRef Key) {
+        return !isProgramFactKey(Key) || isGlobalDependency(Key) ||
+               (Overrides && isOverridesDependency(Key));
+      }))
+    return std::nullopt;
+  // The globals whose judgement the link changed.
+  std::set<std::string> Changed;
+  for (const auto &[Key, Hash] : S.Dependencies)
+    if (isGlobalDependency(Key) && P.hashOf(Key) != Hash)
+      Changed.insert(Key);
+
+  const std::vector<std::vector<CallableEffect>> Effects =
+      composeCallables(S, *P.composed());
+  // The first effect the analysis would report at each kind and place.
+  struct Pick {
+    size_t Callable, Effect;
+  };
+  std::map<std::string, Pick> First;
+  for (size_t I = 0; I < Effects.size(); ++I)
+    for (size_t J = 0; J < Effects[I].size(); ++J) {
+      const SummaryEffect &E = Effects[I][J].E;
+      if (!E.Chain.empty() && reported(E, S.Callables[I], P))
+        First.try_emplace(placeKey(int(E.Kind), E.Chain.front().Loc),
+                          Pick{I, J});
+    }
+  // Every finding the summary made must stay as it was: still the first
+  // there, made without the link.
+  std::set<std::string> Stored;
+  for (const auto &[Kind, At] : S.Reported) {
+    std::optional<EffectKind> K = effectKindNamed(Kind);
+    if (!K)
+      return std::nullopt;
+    std::string Key = placeKey(int(*K), At);
+    auto It = First.find(Key);
+    if (It == First.end())
+      return std::nullopt;
+    const CallableEffect &E = Effects[It->second.Callable][It->second.Effect];
+    if (E.OtherTU || (E.E.Kind == EffectKind::GlobalRead &&
+                      Changed.count(globalDependency(E.E.VarUsr))))
+      return std::nullopt;
+    Stored.insert(std::move(Key));
+  }
+  auto ReplayedBy = [&](llvm::StringRef Source) -> std::string {
+    for (const auto &[Entry, Of] : S.ReplayedBy)
+      if (Of == Source)
+        return Entry;
+    return "";
+  };
+  // The finding the summarizing parse made as if the global were written.
+  auto ConditionalAt = [&](const SummaryEffect &E) {
+    const PlainLocation &L = E.Chain.front().Loc;
+    const std::string Check =
+        std::string("rematch-") + effectKindName(E.Kind);
+    return llvm::find_if(Conditional, [&](const ConditionalFinding &C) {
+      return C.F.Check == Check && C.F.Loc.Line == L.Line &&
+             C.F.Loc.Column == L.Column &&
+             llvm::sys::path::filename(C.F.Loc.File) ==
+                 llvm::sys::path::filename(L.File) &&
+             Changed.count(C.IfWritten);
+    });
+  };
+  Added Out;
+  for (const auto &[Key, At] : First) {
+    if (Stored.count(Key))
+      continue;
+    const CallableEffect &E = Effects[At.Callable][At.Effect];
+    const SummaryCallable &C = S.Callables[At.Callable];
+    if (E.E.Kind == EffectKind::GlobalRead && !E.OtherTU) {
+      auto If = ConditionalAt(E.E);
+      if (If != Conditional.end()) {
+        if (ByKind.count(int(E.E.Kind))) {
+          Out.Findings.push_back(If->F);
+          Out.Fixes.insert(Out.Fixes.end(), If->Fixes.begin(),
+                           If->Fixes.end());
+        }
+        continue;
+      }
+    }
+    // Own effects carry fix-its; the rest is worded differently.
+    if (E.E.Chain.size() < 2 || E.Held || (E.E.Virtual && InlineChains))
+      return std::nullopt;
+    auto Check = ByKind.find(int(E.E.Kind));
+    if (Check == ByKind.end())
+      continue; // not enabled
+    const PlainLocation &L = E.E.Chain.front().Loc;
+    auto Line = llvm::find_if(C.Lines, [&](const auto &P) {
+      return P.first == std::to_string(L.Line);
+    });
+    if (Line == C.Lines.end())
+      return std::nullopt;
+    RematchCheck::Words W = Check->second->wordFacts(E, C, ReplayedBy);
+    Finding F;
+    F.Check = Check->second->checkName().str();
+    F.Level = AsErrors->contains(F.Check) ? "error" : "warning";
+    F.Message = std::move(W.Message);
+    F.Loc = {L.File, L.Line, L.Column};
+    F.SourceLine = Line->second;
+    for (auto &[At, Text] : W.Notes)
+      F.Notes.push_back({{At.File, At.Line, At.Column}, std::move(Text)});
+    Out.Findings.push_back(std::move(F));
+  }
+  return Out;
+}
+
+} // namespace rematch::tool

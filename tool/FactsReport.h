@@ -1,0 +1,69 @@
+//===--- FactsReport.h - findings a link adds, without parsing --*- C++ -*-===//
+//
+// A file's findings were made, when it was summarized, against a program
+// that held no other file. When the link changes only what other files'
+// functions do and which globals they write, the findings that adds are
+// made here from facts alone: the file's checkpointed callables (Summary.h,
+// SummaryCallable) composed with the program (composeCallables), filtered
+// as the analysis filters them, and worded by the checks themselves
+// (RematchCheck::wordFacts). Where that could differ from what a parse with
+// the program would report, the file is parsed again: a finding a change
+// would move or remove, one in the callable's own body (fix-its), one
+// through a virtual call or a value that holds callables, a NOLINT.
+//
+//===----------------------------------------------------------------------===//
+#ifndef REMATCH_TOOL_FACTSREPORT_H
+#define REMATCH_TOOL_FACTSREPORT_H
+
+#include "CommandLine.h"
+#include "Finding.h"
+#include "Scheduler.h"
+#include "Summaries.h"
+#include <map>
+#include <memory>
+#include <optional>
+#include <vector>
+
+namespace clang::tidy {
+class ClangTidyCheck;
+class ClangTidyContext;
+class GlobList;
+namespace rematch {
+class RematchCheck;
+}
+} // namespace clang::tidy
+
+namespace rematch::tool {
+
+class FactsReporter {
+public:
+  // The checks O enables, worded with O's options.
+  explicit FactsReporter(const CliOptions &O);
+  ~FactsReporter();
+
+  // The findings S's file has, with the program P shows, beyond those its
+  // summary's outcome holds (paths as S gives them), with their fix-its;
+  // Conditional: the outcome's findings that hold if a global is written.
+  // Overrides: the set of overrides a virtual call may run may have changed
+  // (a report; a cached outcome could not say what its findings depend
+  // on). Nullopt when only a parse can tell.
+  struct Added {
+    std::vector<Finding> Findings;
+    std::vector<clang::tooling::Replacement> Fixes;
+  };
+  std::optional<Added>
+  added(const TUSummary &S, const std::vector<ConditionalFinding> &Conditional,
+        ProgramView &P, bool Overrides = true) const;
+
+private:
+  std::unique_ptr<clang::tidy::ClangTidyContext> Context;
+  std::vector<std::unique_ptr<clang::tidy::ClangTidyCheck>> Checks;
+  std::map<int, const clang::tidy::rematch::RematchCheck *> ByKind;
+  std::unique_ptr<clang::tidy::GlobList> AsErrors;
+  // The inline chain names an override where the notes name the method.
+  bool InlineChains = false;
+};
+
+} // namespace rematch::tool
+
+#endif

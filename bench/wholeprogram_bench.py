@@ -34,9 +34,12 @@ Projects:
                        tests/, with -std=c++20 -I<dir>; the files that do not
                        parse here (a missing optional package) are left out
                        and counted. Without the sources the bench says so.
-Every round's figures are printed, then the median ratio.
-Usage: wholeprogram_bench.py --rematch <path> [--clang clang++-19]
-       [--files 200 [--checkpoint-every 10] | --mlx <dir>] [--repeat 3] [-j 2]
+Every round's figures are printed, then the median ratio. --baseline
+<rematch> runs another build's cold run and steps in the same rounds,
+interleaved, for a before/after side by side.
+Usage: wholeprogram_bench.py --rematch <path> [--baseline <path>]
+       [--clang clang++-19] [--files 200 [--checkpoint-every 10] |
+       --mlx <dir>] [--repeat 3] [-j 2]
 """
 
 import argparse
@@ -119,6 +122,14 @@ def cpu_time(cmd, cwd):
     return cpu, p.returncode
 
 
+def fresh(cache):
+    """No summaries, and no preambles beside them: the warm runs build one
+    that every file of the generated project shares, which would make the
+    next cold run a run with a precompiled preamble."""
+    shutil.rmtree(cache, ignore_errors=True)
+    shutil.rmtree(cache + ".preambles", ignore_errors=True)
+
+
 def write_db(root, files, flags, clang):
     db = [{"directory": root, "file": f,
            "arguments": [clang, *flags, "-c", f]} for f in files]
@@ -126,10 +137,10 @@ def write_db(root, files, flags, clang):
         json.dump(db, out)
 
 
-def steps(rematch, root, files, jobs):
+def steps(rematch, root, files, jobs, facts_dir="facts"):
     """CPU time of summarizing every file (a process each), and of linking
     and reporting them; the .rsum files' total size."""
-    facts = os.path.join(root, "facts")
+    facts = os.path.join(root, facts_dir)
     shutil.rmtree(facts, ignore_errors=True)
     os.makedirs(facts)
     summed, rsums = 0.0, []
@@ -148,6 +159,7 @@ def steps(rematch, root, files, jobs):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--rematch", required=True)
+    ap.add_argument("--baseline", help="another build, run side by side")
     ap.add_argument("--clang", default="clang++-19")
     ap.add_argument("--files", type=int, default=200)
     ap.add_argument("--checkpoint-every", type=int, default=10)
@@ -180,7 +192,7 @@ def main():
         for r in range(args.repeat):
             parses = sum(cpu_time([args.clang, *flags, "-fsyntax-only", f], root)[0]
                          for f in files)
-            shutil.rmtree(cache, ignore_errors=True)
+            fresh(cache)
             cold, rc = cpu_time([rematch, "-p", root, "-j", str(args.j), *files],
                                 root)
             again, _ = cpu_time([rematch, "-p", root, "-j", str(args.j), *files],
@@ -212,6 +224,22 @@ def main():
                 one, warm = statistics.median(ones), statistics.median(warms)
                 rows["warm"].append((warm, one))
                 line += f"; warm {warm:6.3f} / parse {one:6.3f} = {warm / one:5.3f}"
+            if args.baseline:
+                base = os.path.abspath(args.baseline)
+                fresh(cache)
+                bcold, _ = cpu_time([base, "-p", root, "-j", str(args.j),
+                                     *files], root)
+                bsummed, blinked, _ = steps(base, root, files, args.j,
+                                            "facts-baseline")
+                fresh(cache)
+                rows.setdefault("baseline cold", []).append((bcold, parses))
+                rows.setdefault("baseline steps", []).append(
+                    (bsummed + blinked, parses))
+                rows.setdefault("baseline link + report", []).append(
+                    (blinked, parses))
+                line += (f"; baseline: cold {bcold / parses:5.3f}, steps "
+                         f"{(bsummed + blinked) / parses:5.3f}, link + report "
+                         f"{blinked / parses:5.3f}")
             print(line, flush=True)
         print(f"{'run':<40}{'median ratio':>14}{'goal':>8}")
         goals = {"cold": "1.10", "warm": "1.10", "alone": "-", "cold / alone": "-",
@@ -220,7 +248,8 @@ def main():
             if got:
                 ratio = statistics.median(c / p for c, p in got)
                 floor = "" if "/" in name else " (floor: the parses)"
-                print(f"{name + floor:<40}{ratio:>14.3f}{goals[name]:>8}")
+                print(f"{name + floor:<40}{ratio:>14.3f}"
+                      f"{goals.get(name, '-'):>8}")
     return 0
 
 

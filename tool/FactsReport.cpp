@@ -62,42 +62,53 @@ bool reported(const SummaryEffect &E, const SummaryCallable &C,
            llvm::is_contained(C.Replays, E.RngSource));
 }
 
-} // namespace
-
-std::optional<FactsReporter::Added>
-FactsReporter::added(const TUSummary &S,
-                     const std::vector<ConditionalFinding> &Conditional,
-                     ProgramView &P, bool Overrides) const {
-  if (!S.FromFacts)
-    return std::nullopt;
-  // Only what other files' functions do and which globals they write.
-  if (!dependenciesHold(S, P, [&](llvm::StringRef Key) {
-        return !isProgramFactKey(Key) || isGlobalDependency(Key) ||
-               (Overrides && isOverridesDependency(Key));
-      }))
-    return std::nullopt;
-  // The globals whose judgement the link changed.
-  std::set<std::string> Changed;
-  for (const auto &[Key, Hash] : S.Dependencies)
-    if (isGlobalDependency(Key) && P.hashOf(Key) != Hash)
+// Whether every fact the parse looked up that the link changed is one the
+// composition followed: a function, the overrides of a method, or a global
+// one of the effects reads. Otherwise the parse reached it along a path the
+// summaries do not show (through a lambda, or a system header's template).
+// Changed: the global keys the link changed.
+bool followed(const TUSummary &S, const ComposedCallables &C, ProgramView &P,
+              std::set<std::string> &Changed) {
+  std::set<std::string> Read;
+  for (const std::vector<CallableEffect> &List : C.Effects)
+    for (const CallableEffect &E : List)
+      if (E.E.Kind == EffectKind::GlobalRead && !E.E.VarUsr.empty())
+        Read.insert(globalDependency(E.E.VarUsr));
+  for (const auto &[Key, Hash] : S.Dependencies) {
+    if (P.hashOf(Key) == Hash)
+      continue;
+    if (isGlobalDependency(Key) ? !Read.count(Key) : !C.Asked.contains(Key))
+      return false;
+    if (isGlobalDependency(Key))
       Changed.insert(Key);
+  }
+  return true;
+}
 
-  const std::vector<std::vector<CallableEffect>> Effects =
-      composeCallables(S, *P.composed());
-  // The first effect the analysis would report at each kind and place.
-  struct Pick {
-    size_t Callable, Effect;
-  };
+// The first effect the analysis would report at each kind and place.
+struct Pick {
+  size_t Callable, Effect;
+};
+std::map<std::string, Pick> firstPicks(const TUSummary &S,
+                                       const ComposedCallables &C,
+                                       ProgramView &P) {
   std::map<std::string, Pick> First;
-  for (size_t I = 0; I < Effects.size(); ++I)
-    for (size_t J = 0; J < Effects[I].size(); ++J) {
-      const SummaryEffect &E = Effects[I][J].E;
+  for (size_t I = 0; I < C.Effects.size(); ++I)
+    for (size_t J = 0; J < C.Effects[I].size(); ++J) {
+      const SummaryEffect &E = C.Effects[I][J].E;
       if (!E.Chain.empty() && reported(E, S.Callables[I], P))
         First.try_emplace(placeKey(int(E.Kind), E.Chain.front().Loc),
                           Pick{I, J});
     }
-  // Every finding the summary made must stay as it was: still the first
-  // there, made without the link.
+  return First;
+}
+
+// The places of the findings the summary made, each still the first there
+// and made without the link; nullopt when one is not.
+std::optional<std::set<std::string>>
+storedStay(const TUSummary &S, const ComposedCallables &C,
+           const std::map<std::string, Pick> &First,
+           const std::set<std::string> &Changed) {
   std::set<std::string> Stored;
   for (const auto &[Kind, At] : S.Reported) {
     std::optional<EffectKind> K = effectKindNamed(Kind);
@@ -107,40 +118,96 @@ FactsReporter::added(const TUSummary &S,
     auto It = First.find(Key);
     if (It == First.end())
       return std::nullopt;
-    const CallableEffect &E = Effects[It->second.Callable][It->second.Effect];
+    const CallableEffect &E = C.Effects[It->second.Callable][It->second.Effect];
     if (E.OtherTU || (E.E.Kind == EffectKind::GlobalRead &&
                       Changed.count(globalDependency(E.E.VarUsr))))
       return std::nullopt;
     Stored.insert(std::move(Key));
   }
+  return Stored;
+}
+
+// The finding the summarizing parse made at E's place as if the global it
+// reads were written, when the link says it is.
+const ConditionalFinding *
+conditionalAt(const SummaryEffect &E,
+              const std::vector<ConditionalFinding> &Conditional,
+              const std::set<std::string> &Changed) {
+  const PlainLocation &L = E.Chain.front().Loc;
+  const std::string Check = std::string("rematch-") + effectKindName(E.Kind);
+  for (const ConditionalFinding &C : Conditional)
+    if (C.F.Check == Check && C.F.Loc.Line == L.Line &&
+        C.F.Loc.Column == L.Column &&
+        llvm::sys::path::filename(C.F.Loc.File) ==
+            llvm::sys::path::filename(L.File) &&
+        Changed.count(C.IfWritten))
+      return &C;
+  return nullptr;
+}
+
+} // namespace
+
+std::optional<Finding>
+FactsReporter::worded(const CallableEffect &E, const SummaryCallable &C,
+                      const TUSummary &S) const {
+  auto Check = ByKind.find(int(E.E.Kind));
+  if (Check == ByKind.end())
+    return Finding(); // not enabled: no finding, and no reason to parse
+  const PlainLocation &L = E.E.Chain.front().Loc;
+  auto Line = llvm::find_if(C.Lines, [&](const auto &P) {
+    return P.first == std::to_string(L.Line);
+  });
+  if (Line == C.Lines.end())
+    return std::nullopt;
   auto ReplayedBy = [&](llvm::StringRef Source) -> std::string {
     for (const auto &[Entry, Of] : S.ReplayedBy)
       if (Of == Source)
         return Entry;
     return "";
   };
-  // The finding the summarizing parse made as if the global were written.
-  auto ConditionalAt = [&](const SummaryEffect &E) {
-    const PlainLocation &L = E.Chain.front().Loc;
-    const std::string Check =
-        std::string("rematch-") + effectKindName(E.Kind);
-    return llvm::find_if(Conditional, [&](const ConditionalFinding &C) {
-      return C.F.Check == Check && C.F.Loc.Line == L.Line &&
-             C.F.Loc.Column == L.Column &&
-             llvm::sys::path::filename(C.F.Loc.File) ==
-                 llvm::sys::path::filename(L.File) &&
-             Changed.count(C.IfWritten);
-    });
-  };
+  RematchCheck::Words W = Check->second->wordFacts(E, C, ReplayedBy);
+  Finding F;
+  F.Check = Check->second->checkName().str();
+  F.Level = AsErrors->contains(F.Check) ? "error" : "warning";
+  F.Message = std::move(W.Message);
+  F.Loc = {L.File, L.Line, L.Column};
+  F.SourceLine = Line->second;
+  for (auto &[At, Text] : W.Notes)
+    F.Notes.push_back({{At.File, At.Line, At.Column}, std::move(Text)});
+  return F;
+}
+
+std::optional<FactsReporter::Added>
+FactsReporter::added(const TUSummary &S,
+                     const std::vector<ConditionalFinding> &Conditional,
+                     ProgramView &P) const {
+  if (!S.FromFacts)
+    return std::nullopt;
+  // Only what other files' functions do, which globals they write and
+  // which overrides they define.
+  if (!dependenciesHold(S, P, [&](llvm::StringRef Key) {
+        return !isProgramFactKey(Key) || isGlobalDependency(Key) ||
+               isOverridesDependency(Key);
+      }))
+    return std::nullopt;
+  const std::optional<ComposedCallables> Composed =
+      composeCallables(S, *P.composed());
+  std::set<std::string> Changed;
+  if (!Composed || !followed(S, *Composed, P, Changed))
+    return std::nullopt;
+  const std::map<std::string, Pick> First = firstPicks(S, *Composed, P);
+  const std::optional<std::set<std::string>> Stored =
+      storedStay(S, *Composed, First, Changed);
+  if (!Stored)
+    return std::nullopt;
   Added Out;
   for (const auto &[Key, At] : First) {
-    if (Stored.count(Key))
+    if (Stored->count(Key))
       continue;
-    const CallableEffect &E = Effects[At.Callable][At.Effect];
-    const SummaryCallable &C = S.Callables[At.Callable];
-    if (E.E.Kind == EffectKind::GlobalRead && !E.OtherTU) {
-      auto If = ConditionalAt(E.E);
-      if (If != Conditional.end()) {
+    const CallableEffect &E = Composed->Effects[At.Callable][At.Effect];
+    if (E.E.Kind == EffectKind::GlobalRead && !E.OtherTU)
+      if (const ConditionalFinding *If =
+              conditionalAt(E.E, Conditional, Changed)) {
         if (ByKind.count(int(E.E.Kind))) {
           Out.Findings.push_back(If->F);
           Out.Fixes.insert(Out.Fixes.end(), If->Fixes.begin(),
@@ -148,29 +215,14 @@ FactsReporter::added(const TUSummary &S,
         }
         continue;
       }
-    }
     // Own effects carry fix-its; the rest is worded differently.
     if (E.E.Chain.size() < 2 || E.Held || (E.E.Virtual && InlineChains))
       return std::nullopt;
-    auto Check = ByKind.find(int(E.E.Kind));
-    if (Check == ByKind.end())
-      continue; // not enabled
-    const PlainLocation &L = E.E.Chain.front().Loc;
-    auto Line = llvm::find_if(C.Lines, [&](const auto &P) {
-      return P.first == std::to_string(L.Line);
-    });
-    if (Line == C.Lines.end())
+    std::optional<Finding> F = worded(E, S.Callables[At.Callable], S);
+    if (!F)
       return std::nullopt;
-    RematchCheck::Words W = Check->second->wordFacts(E, C, ReplayedBy);
-    Finding F;
-    F.Check = Check->second->checkName().str();
-    F.Level = AsErrors->contains(F.Check) ? "error" : "warning";
-    F.Message = std::move(W.Message);
-    F.Loc = {L.File, L.Line, L.Column};
-    F.SourceLine = Line->second;
-    for (auto &[At, Text] : W.Notes)
-      F.Notes.push_back({{At.File, At.Line, At.Column}, std::move(Text)});
-    Out.Findings.push_back(std::move(F));
+    if (!F->Check.empty())
+      Out.Findings.push_back(std::move(*F));
   }
   return Out;
 }

@@ -29,11 +29,15 @@ class ClangTidyCheck;
 class ClangTidyContext;
 class GlobList;
 namespace rematch {
+struct CallableEffect;
 class RematchCheck;
-}
+} // namespace rematch
 } // namespace clang::tidy
 
 namespace rematch::tool {
+
+using clang::tidy::rematch::CallableEffect;
+using clang::tidy::rematch::SummaryCallable;
 
 class FactsReporter {
 public:
@@ -44,18 +48,22 @@ public:
   // The findings S's file has, with the program P shows, beyond those its
   // summary's outcome holds (paths as S gives them), with their fix-its;
   // Conditional: the outcome's findings that hold if a global is written.
-  // Overrides: the set of overrides a virtual call may run may have changed
-  // (a report; a cached outcome could not say what its findings depend
-  // on). Nullopt when only a parse can tell.
+  // Nullopt when only a parse can tell.
   struct Added {
     std::vector<Finding> Findings;
     std::vector<clang::tooling::Replacement> Fixes;
   };
   std::optional<Added>
   added(const TUSummary &S, const std::vector<ConditionalFinding> &Conditional,
-        ProgramView &P, bool Overrides = true) const;
+        ProgramView &P) const;
 
 private:
+  // E as its check words it: an empty finding when the check is not
+  // enabled, nullopt when the facts lack what it needs.
+  std::optional<Finding> worded(const CallableEffect &E,
+                                const SummaryCallable &C,
+                                const TUSummary &S) const;
+
   std::unique_ptr<clang::tidy::ClangTidyContext> Context;
   std::vector<std::unique_ptr<clang::tidy::ClangTidyCheck>> Checks;
   std::map<int, const clang::tidy::rematch::RematchCheck *> ByKind;

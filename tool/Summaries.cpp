@@ -708,8 +708,8 @@ private:
     const TUSummary *S = Store.find(Abs[I]);
     if (!R.Facts || !S || S->Writer != Token)
       return false;
-    std::optional<FactsReporter::Added> Add = R.Facts->added(
-        *S, Out[I].Conditional, Program, /*Overrides=*/false);
+    std::optional<FactsReporter::Added> Add =
+        R.Facts->added(*S, Out[I].Conditional, Program);
     if (!Add)
       return false;
     Out[I].Findings.insert(Out[I].Findings.end(), Add->Findings.begin(),
@@ -717,10 +717,21 @@ private:
     Out[I].Fixes.insert(Out[I].Fixes.end(), Add->Fixes.begin(),
                         Add->Fixes.end());
     Out[I].Conditional.clear();
-    std::vector<std::pair<std::string, std::string>> Now;
-    for (const auto &[Key, Hash] : S->Dependencies)
-      Now.emplace_back(Key, Program.hashOf(Key));
-    Out[I].Dependencies = dependencyText(Now);
+    // What a parse would have looked up: the same keys, and the overrides a
+    // virtual call may now run (every override of the method: a parse
+    // keeps those of the static class, fewer, so the findings are kept no
+    // longer than theirs would be).
+    std::map<std::string, std::string> Now;
+    for (const auto &[Key, Hash] : S->Dependencies) {
+      Now.emplace(Key, Program.hashOf(Key));
+      if (llvm::StringRef Method = clang::tidy::rematch::overriddenMethod(Key);
+          !Method.empty())
+        for (const auto &O : Program.composed()->overridesOf(Method))
+          Now.emplace(O.Override, Program.hashOf(O.Override));
+    }
+    Out[I].Dependencies = dependencyText(
+        std::vector<std::pair<std::string, std::string>>(Now.begin(),
+                                                         Now.end()));
     return true;
   }
 

@@ -8,6 +8,7 @@
 #include "llvm/ADT/Hashing.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/Support/FileSystem.h"
 #include <deque>
 #include <mutex>
@@ -86,11 +87,12 @@ public:
     }
   }
 
-  // Composes Roots and F besides.
-  void solveAll(llvm::ArrayRef<const FunctionFacts *> Also = {}) {
-    Roots.insert(Roots.end(), Also.begin(), Also.end());
+  // Composes From and what it reaches (default: every function).
+  void solveAll(std::optional<llvm::ArrayRef<const FunctionFacts *>> From =
+                    std::nullopt) {
     forEachComponent<const FunctionFacts *>(
-        Roots, [&](const FunctionFacts *F) { return discover(F); },
+        From ? *From : llvm::ArrayRef<const FunctionFacts *>(Roots),
+        [&](const FunctionFacts *F) { return discover(F); },
         [&](unsigned V) -> llvm::ArrayRef<const FunctionFacts *> {
           return Nodes[V].Targets;
         },
@@ -154,6 +156,8 @@ private:
       Targets.push_back(F);
     if (!C.Virtual)
       return;
+    if (Program)
+      Asked.insert(overridesDependency(C.Callee));
     for (const SummaryOverride &O :
          (Program ? Program : Out.get())->overridesOf(C.Callee)) {
       if (O.Override == C.Callee ||
@@ -170,7 +174,10 @@ private:
     auto It = Facts.find(Usr);
     if (It != Facts.end())
       return It->second;
-    const FunctionEffects *X = Program ? Program->lookup(Usr) : nullptr;
+    if (!Program)
+      return nullptr;
+    Asked.insert(Usr);
+    const FunctionEffects *X = Program->lookup(Usr);
     if (!X)
       return nullptr;
     FunctionFacts &F = Outside.emplace_back();
@@ -308,6 +315,11 @@ private:
             Own = Nodes[TV].Effects[I];
           const SummaryEffect &From = Own ? *Own : Nodes[TV].Effects[I];
           std::optional<Root> R = mapRoot(From.Target, C);
+          // One TU's analysis maps what a lambda captured onto the closure
+          // it calls (SummarySolver::append); the summaries do not say
+          // which callee is a lambda.
+          if (!R && From.Target.K == Root::Capture && C.Object.isOutside())
+            CapturesDropped = true;
           if (!R)
             continue;
           std::vector<SummaryReturn> Roots;
@@ -416,6 +428,11 @@ private:
     N.OriginReturnedRead.resize(Kept);
   }
 
+public:
+  bool CapturesDropped = false; // see inherit()
+  llvm::StringSet<> Asked;      // the dependency keys looked up in Program
+
+private:
   std::shared_ptr<ExternalSummaries> Out;
   const ExternalSummaries *Program;
   std::deque<FunctionFacts> Outside; // Program's functions called
@@ -433,16 +450,19 @@ composeSummaries(llvm::ArrayRef<const TUSummary *> TUs) {
   return Composer(TUs).run();
 }
 
-std::vector<std::vector<CallableEffect>>
+std::optional<ComposedCallables>
 composeCallables(const TUSummary &S, const ExternalSummaries &Program) {
   Composer C({&S}, &Program);
   std::vector<const FunctionFacts *> Callables;
   for (const SummaryCallable &X : S.Callables)
     Callables.push_back(&X.Facts);
   C.solveAll(Callables);
-  std::vector<std::vector<CallableEffect>> Out;
+  if (C.CapturesDropped)
+    return std::nullopt;
+  ComposedCallables Out;
   for (const FunctionFacts *F : Callables)
-    Out.push_back(C.effectsOf(F));
+    Out.Effects.push_back(C.effectsOf(F));
+  Out.Asked = std::move(C.Asked);
   return Out;
 }
 

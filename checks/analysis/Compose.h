@@ -14,7 +14,9 @@
 #include "ExternalSummaries.h"
 #include "Summary.h"
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringSet.h"
 #include <memory>
+#include <optional>
 
 namespace clang::tidy::rematch {
 
@@ -38,9 +40,18 @@ struct CallableEffect {
 // The effects of each of the TU's checkpointed callables (S.Callables), in
 // the order its analysis finds them: its own functions composed as that
 // analysis composes them, a call into another TU inheriting what Program
-// (the whole program, composed) says of the callee. Overrides and held
-// callables are the TU's own.
-std::vector<std::vector<CallableEffect>>
+// (the whole program, composed) says of the callee; a virtual call runs
+// the overrides Program lists. Nullopt when the analysis of the TU could
+// find what the summaries cannot say: a lambda's captures, mapped onto the
+// closure object it is called on.
+struct ComposedCallables {
+  std::vector<std::vector<CallableEffect>> Effects; // per callable
+  // The dependency keys (Summary.h) the composition looked up in Program:
+  // functions' USRs, overrides. One the TU's analysis looked up and the
+  // composition did not is a path the summaries do not show.
+  llvm::StringSet<> Asked;
+};
+std::optional<ComposedCallables>
 composeCallables(const TUSummary &S, const ExternalSummaries &Program);
 
 // The summaries stored in Dir, composed, read once per process and never

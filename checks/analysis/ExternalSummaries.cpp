@@ -104,6 +104,11 @@ bool isOverridesDependency(llvm::StringRef Key) {
   return Key.starts_with(OverridesKey);
 }
 
+llvm::StringRef overriddenMethod(llvm::StringRef Key) {
+  return isOverridesDependency(Key) ? Key.drop_front(OverridesKey.size())
+                                    : llvm::StringRef();
+}
+
 bool isProgramFactKey(llvm::StringRef Key) {
   return Key.starts_with(GlobalKey) || Key.starts_with(CheckpointedKey) ||
          Key.starts_with(OverridesKey) || isOwnerDependency(Key) ||

@@ -94,6 +94,8 @@ std::string checkpointDependency(llvm::StringRef Usr);
 // method with this USR in the whole program.
 std::string overridesDependency(llvm::StringRef Usr);
 bool isOverridesDependency(llvm::StringRef Key);
+// The method of an overrides dependency's key; empty for another key.
+llvm::StringRef overriddenMethod(llvm::StringRef Key);
 // The dependency key of a call that runs what a value holds on the set of
 // callables the whole program stores into the place with this USR.
 std::string heldDependency(llvm::StringRef Usr);

@@ -216,6 +216,17 @@ public:
     return llvm::Error::success();
   }
 
+  // A boolean written only when set: Out stays false when Key is absent.
+  llvm::Error flag(const sj::Object &O, llvm::StringRef Key, bool &Out) {
+    if (!O.get(Key))
+      return llvm::Error::success();
+    std::optional<bool> B = O.getBoolean(Key);
+    if (!B)
+      return error("'" + Key + "' is not a boolean");
+    Out = *B;
+    return llvm::Error::success();
+  }
+
   llvm::Error strings(const sj::Object &O, llvm::StringRef Key,
                       std::vector<std::string> &Out) {
     auto A = array(O, Key);
@@ -812,12 +823,8 @@ llvm::Expected<SummaryCheckpoint> readCheckpoint(Reader &R,
     return R.error("unknown checkpoint kind '" + C.Kind + "'");
   if (llvm::Error E = R.strings(**O, "replays", C.Replays))
     return std::move(E);
-  if ((*O)->get("arguments_fresh")) {
-    std::optional<bool> Fresh = (*O)->getBoolean("arguments_fresh");
-    if (!Fresh)
-      return R.error("'arguments_fresh' is not a boolean");
-    C.ArgumentsFresh = *Fresh;
-  }
+  if (llvm::Error E = R.flag(**O, "arguments_fresh", C.ArgumentsFresh))
+    return std::move(E);
   auto Loc = R.requiredLocation(**O, "call", "checkpoint");
   if (!Loc)
     return Loc.takeError();
@@ -878,12 +885,8 @@ llvm::Expected<SummaryCallable> readCallable(Reader &R, const sj::Value &V) {
     return std::move(E);
   if (llvm::Error E = R.pairs(**O, "lines", "line", "line", "text", C.Lines))
     return std::move(E);
-  if ((*O)->get("arguments_fresh")) {
-    std::optional<bool> Fresh = (*O)->getBoolean("arguments_fresh");
-    if (!Fresh)
-      return R.error("'arguments_fresh' is not a boolean");
-    C.ArgumentsFresh = *Fresh;
-  }
+  if (llvm::Error E = R.flag(**O, "arguments_fresh", C.ArgumentsFresh))
+    return std::move(E);
   auto Call = R.requiredLocation(**O, "call", "callable");
   if (!Call)
     return Call.takeError();
@@ -938,12 +941,8 @@ llvm::Error readBody(Reader &R, const sj::Object &O, TUSummary &S) {
   if (llvm::Error E = R.strings(O, "header_callables", S.HeaderCallables))
     return E;
   // Written only when set or not empty.
-  if (O.get("from_facts")) {
-    std::optional<bool> B = O.getBoolean("from_facts");
-    if (!B)
-      return R.error("'from_facts' is not a boolean");
-    S.FromFacts = *B;
-  }
+  if (llvm::Error E = R.flag(O, "from_facts", S.FromFacts))
+    return E;
   if (O.get("callables"))
     if (llvm::Error E = R.each(O, "callables", readCallable, S.Callables))
       return E;

@@ -300,8 +300,11 @@ TEST(Compose, CallablesInheritWhatTheProgramSaysOfOtherFiles) {
   Write.AliasAt = at("b.cpp", 1);
   B.Functions.push_back(fn("fill", {Write}));
   auto Program = composeSummaries({&A, &B});
-  std::vector<std::vector<CallableEffect>> Effects =
-      composeCallables(A, *Program);
+  std::optional<ComposedCallables> Composed = composeCallables(A, *Program);
+  ASSERT_TRUE(Composed.has_value());
+  EXPECT_TRUE(Composed->Asked.contains("fill")); // not a.cpp's
+  EXPECT_FALSE(Composed->Asked.contains("helper"));
+  const std::vector<std::vector<CallableEffect>> &Effects = Composed->Effects;
   ASSERT_EQ(Effects.size(), 1u);
   ASSERT_EQ(Effects[0].size(), 2u);
   const CallableEffect &Own = Effects[0][0];
@@ -318,5 +321,6 @@ TEST(Compose, CallablesInheritWhatTheProgramSaysOfOtherFiles) {
   EXPECT_EQ(Far.E.Chain[2].Loc.File, "b.cpp");
   EXPECT_EQ(Far.LastAliasAt.File, "b.cpp"); // fill's own effect, aliased
   // A program that knows nothing of fill adds nothing.
-  EXPECT_EQ(composeCallables(A, ExternalSummaries())[0].size(), 1u);
+  EXPECT_EQ(composeCallables(A, ExternalSummaries())->Effects.at(0).size(),
+            1u);
 }

@@ -69,15 +69,10 @@ bool reported(const SummaryEffect &E, const SummaryCallable &C,
 // Changed: the global keys the link changed.
 bool followed(const TUSummary &S, const ComposedCallables &C, ProgramView &P,
               std::set<std::string> &Changed) {
-  std::set<std::string> Read;
-  for (const std::vector<CallableEffect> &List : C.Effects)
-    for (const CallableEffect &E : List)
-      if (E.E.Kind == EffectKind::GlobalRead && !E.E.VarUsr.empty())
-        Read.insert(globalDependency(E.E.VarUsr));
   for (const auto &[Key, Hash] : S.Dependencies) {
     if (P.hashOf(Key) == Hash)
       continue;
-    if (isGlobalDependency(Key) ? !Read.count(Key) : !C.Asked.contains(Key))
+    if (!C.Asked.contains(Key))
       return false;
     if (isGlobalDependency(Key))
       Changed.insert(Key);

@@ -199,6 +199,8 @@ private:
           N.Through.push_back(&E);
           continue;
         }
+        if (E.Kind == EffectKind::GlobalRead && !E.VarUsr.empty())
+          GlobalsRead.insert(E.VarUsr);
         N.Effects.push_back(E);
         N.Extras.push_back({lastAliasAt(E, !N.External), false, N.External});
         N.Origin.push_back(Root::local());
@@ -431,6 +433,7 @@ private:
 public:
   bool CapturesDropped = false; // see inherit()
   llvm::StringSet<> Asked;      // the dependency keys looked up in Program
+  llvm::StringSet<> GlobalsRead; // USRs of the globals read, dropped or not
 
 private:
   std::shared_ptr<ExternalSummaries> Out;
@@ -463,6 +466,8 @@ composeCallables(const TUSummary &S, const ExternalSummaries &Program) {
   for (const FunctionFacts *F : Callables)
     Out.Effects.push_back(C.effectsOf(F));
   Out.Asked = std::move(C.Asked);
+  for (const auto &G : C.GlobalsRead)
+    Out.Asked.insert(globalDependency(G.getKey()));
   return Out;
 }
 

@@ -47,8 +47,9 @@ struct CallableEffect {
 struct ComposedCallables {
   std::vector<std::vector<CallableEffect>> Effects; // per callable
   // The dependency keys (Summary.h) the composition looked up in Program:
-  // functions' USRs, overrides. One the TU's analysis looked up and the
-  // composition did not is a path the summaries do not show.
+  // functions' USRs, overrides, the globals it read (as part of a change
+  // too). One the TU's analysis looked up and the composition did not is a
+  // path the summaries do not show.
   llvm::StringSet<> Asked;
 };
 std::optional<ComposedCallables>

@@ -11,8 +11,10 @@ writes, read by the callable itself or by a helper, a draw from a random
 source, a virtual call, a callable held by a std::function, a by-reference
 capture handed over, a chain deeper than the notes show, two effects of
 one kind at one call, a checkpointed function; and, parsed again, a NOLINT
-comment and a lambda made outside that captures by reference) this test
-compares, byte for byte (JSON; SARIF and text for two of them):
+comment, a global handed to a function that writes it (the read reported
+alone becomes part of that write), a call through a std::function, and a
+lambda made outside that captures by reference) this test compares, byte
+for byte (JSON; SARIF and text for two of them):
 
 - a cold run of the default command, which parses each file once where
   the facts suffice (counted), with
@@ -92,6 +94,21 @@ PATTERNS = {
                  "  return steps;\n}\n",
         "b.cpp": "void incr(int &c) { ++c; }\n",
     }, True),
+    "read-passed-to-a-writer": ({
+        "a.cpp": '#include "common.h"\nextern float g_buf[4];\n'
+                 "void fill(float *p);\n"
+                 "void run(rematch::Segment &seg) {\n"
+                 "  seg.forward([] { fill(g_buf); });\n}\n",
+        "b.cpp": "float g_buf[4];\nvoid fill(float *p) { p[0] = 1; }\n"
+                 "void reset() { g_buf[1] = 0; }\n",
+    }, False),  # the read a.cpp reported alone is part of fill's write now
+    "call-through-a-holder": ({
+        "a.cpp": '#include "common.h"\n#include <functional>\nvoid ext();\n'
+                 "std::function<void()> g_act = [] { ext(); };\n"
+                 "void run(rematch::Segment &seg) {\n"
+                 "  seg.forward([] { g_act(); });\n}\n",
+        "b.cpp": "int g_n = 0;\nvoid ext() { ++g_n; }\n",
+    }, False),  # through a value that holds callables: worded by a parse
     "lambda-made-outside": ({
         "a.cpp": '#include "common.h"\nvoid incr(int &c);\n'
                  "int run(rematch::Segment &seg) {\n"

@@ -184,9 +184,17 @@ private:
                  llvm::function_ref<bool(const CallSite &)> Keep,
                  PlainLocations &Where, bool Captures = false) const;
   // What `rematch report` needs of the checkpointed callables
-  // (Summary.h, SummaryCallable).
-  std::vector<std::pair<const CheckpointSite *, const Callable *>>
-  reportableCallables(TUSummary &S) const;
+  // (Summary.h, SummaryCallable): which ones, and their facts (none, and
+  // S.FromFacts false, when something the summary keeps of Exported, the
+  // functions it describes, is in a macro).
+  using CallableAt = std::pair<const CheckpointSite *, const Callable *>;
+  std::vector<CallableAt> reportableCallables(TUSummary &S) const;
+  void describeCallables(
+      TUSummary &S, llvm::ArrayRef<CallableAt> Reportable,
+      llvm::ArrayRef<const DirectFacts *> Exported,
+      llvm::function_ref<const DirectFacts &(const FunctionDecl *)> FactsOf,
+      llvm::function_ref<bool(const CallSite &)> Keep,
+      PlainLocations &Where) const;
   bool locatedInMacro(const DirectFacts &F,
                       llvm::function_ref<bool(const CallSite &)> Keep) const;
   std::optional<SummaryCallable>

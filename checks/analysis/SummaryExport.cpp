@@ -327,9 +327,9 @@ void EffectAnalysis::describeFunctions(
   };
   Close(0);
   // The checkpointed callables (describeCallables), and what they reach; a
-  // body found only so is not a function other TUs call.
-  const std::vector<std::pair<const CheckpointSite *, const Callable *>>
-      Reportable = reportableCallables(S);
+  // body found only so is not a function other TUs call (a callable's
+  // facts keep its effects on captures, a function's do not).
+  const std::vector<CallableAt> Reportable = reportableCallables(S);
   const unsigned Functions = L.Defs.size();
   llvm::DenseSet<const FunctionDecl *> CallableOnly;
   for (const auto &[Site, C] : Reportable)
@@ -352,23 +352,16 @@ void EffectAnalysis::describeFunctions(
       if (std::optional<FunctionFacts> Out =
               exportFunction(*L.Defs[I], L.Facts[I], Keep, Where))
         S.Functions.push_back(std::move(*Out));
-  if (S.FromFacts)
-    for (unsigned I = 0; I < L.Defs.size() && S.FromFacts; ++I)
-      if (May[I] && locatedInMacro(L.Facts[I], Keep))
-        S.FromFacts = false;
-  if (S.FromFacts)
-    for (const auto &[Site, C] : Reportable) {
-      std::optional<SummaryCallable> X = describeCallable(
-          *Site, *C, L.Facts[L.indexOf(C->Body)], Keep, Where,
-          S.Callables.size());
-      if (!X) {
-        S.FromFacts = false;
-        break;
-      }
-      S.Callables.push_back(std::move(*X));
-    }
-  if (!S.FromFacts)
-    S.Callables.clear();
+  std::vector<const DirectFacts *> Exported;
+  for (unsigned I = 0; I < L.Defs.size(); ++I)
+    if (May[I])
+      Exported.push_back(&L.Facts[I]);
+  describeCallables(
+      S, Reportable, Exported,
+      [&](const FunctionDecl *FD) -> const DirectFacts & {
+        return L.Facts[L.indexOf(FD)];
+      },
+      Keep, Where);
   for (unsigned I = 0; I < L.Defs.size(); ++I)
     Prefetched[L.Defs[I]] = std::move(L.Facts[I]);
 }
@@ -434,9 +427,9 @@ EffectAnalysis::exportFunction(const FunctionDecl &FD, const DirectFacts &F,
 // The callables of this TU's checkpoint calls whose findings `rematch
 // report` can make from facts, in the order the analysis reports them; S's
 // FromFacts says whether those are all of them.
-std::vector<std::pair<const CheckpointSite *, const Callable *>>
+std::vector<EffectAnalysis::CallableAt>
 EffectAnalysis::reportableCallables(TUSummary &S) const {
-  std::vector<std::pair<const CheckpointSite *, const Callable *>> Out;
+  std::vector<CallableAt> Out;
   const SourceManager &SM = Ctx.getSourceManager();
   // clang-tidy drops a finding on a NOLINT line; a #line changes what a
   // location is called. Both are left to a parse.
@@ -465,6 +458,29 @@ EffectAnalysis::reportableCallables(TUSummary &S) const {
   if (!S.FromFacts)
     Out.clear();
   return Out;
+}
+
+void EffectAnalysis::describeCallables(
+    TUSummary &S, llvm::ArrayRef<CallableAt> Reportable,
+    llvm::ArrayRef<const DirectFacts *> Exported,
+    llvm::function_ref<const DirectFacts &(const FunctionDecl *)> FactsOf,
+    llvm::function_ref<bool(const CallSite &)> Keep,
+    PlainLocations &Where) const {
+  S.FromFacts &= llvm::none_of(Exported, [&](const DirectFacts *F) {
+    return locatedInMacro(*F, Keep);
+  });
+  for (const auto &[Site, C] : Reportable) {
+    if (!S.FromFacts)
+      break;
+    std::optional<SummaryCallable> X = describeCallable(
+        *Site, *C, FactsOf(C->Body), Keep, Where, S.Callables.size());
+    if (X)
+      S.Callables.push_back(std::move(*X));
+    else
+      S.FromFacts = false;
+  }
+  if (!S.FromFacts)
+    S.Callables.clear();
 }
 
 // Whether a call or an effect a summary keeps of F is in a macro: clang

@@ -114,6 +114,60 @@ std::string stepCallee(const ChainStep &S) {
   return E.inherited() ? displayName(E.Callee) : std::string();
 }
 
+// The words report() and wordFacts() share, so that a finding made from
+// facts reads as a parse's.
+
+// "... via f -> g": every callee of the chain, in order.
+std::string viaText(llvm::ArrayRef<std::string> Callees) {
+  std::string Text;
+  for (const std::string &Callee : Callees)
+    if (!Callee.empty())
+      Text += (Text.empty() ? "" : " -> ") + Callee;
+  return " via " + Text;
+}
+
+// "calls 'f', which <What>": an effect inherited at a direct or virtual
+// call (Called: the function the call names).
+std::string callsText(llvm::StringRef Called, bool Virtual,
+                      const std::string &What) {
+  return " calls " + quoted(Called) + ", which " +
+         (Virtual ? "may, through a virtual call, reach code that " : "") +
+         What;
+}
+
+std::string stepText(llvm::StringRef In, llvm::StringRef Callee) {
+  return quoted(In) + " calls " + quoted(Callee) + " here";
+}
+
+std::string aliasText(const EffectFacts &E) {
+  return quoted(E.Via) + " is an alias of " + quoted(E.Subject) +
+         " taken here";
+}
+
+std::string checkpointText(llvm::StringRef EntryPoint) {
+  return "callable is checkpointed by this call to " + quoted(EntryPoint) +
+         "; it runs again during backward";
+}
+
+// The steps of a chain after the callable's own that get a note: all, or
+// for one thousands deep the first and last Keep, Gap told how many it
+// skipped before the step at index Resume.
+constexpr size_t Keep = 24;
+template <class StepFn, class GapFn>
+void forNotedSteps(size_t Size, StepFn Step, GapFn Gap) {
+  for (size_t I = 1; I < Size; ++I) {
+    if (Size > 2 * Keep + 2 && I == Keep + 1) {
+      I = Size - Keep;
+      Gap(Size - 2 * Keep - 1, I);
+    }
+    Step(I);
+  }
+}
+
+std::string gapText(size_t Skipped) {
+  return "... " + std::to_string(Skipped) + " more calls in between ...";
+}
+
 } // namespace
 
 std::string RematchCheck::message(const Finding &F, const EffectChain &Chain,
@@ -126,30 +180,20 @@ std::string RematchCheck::message(const Finding &F, const EffectChain &Chain,
   if (!F.E->inherited()) {
     Message += " " + What;
   } else if (ChainStyle == "inline") {
-    Message += " " + What + " via ";
-    bool First = true;
-    for (const ChainStep &S : Chain.Steps) {
-      std::string Callee = stepCallee(S);
-      if (Callee.empty())
-        continue;
-      Message += (First ? "" : " -> ") + Callee;
-      First = false;
-    }
+    std::vector<std::string> Callees;
+    for (const ChainStep &S : Chain.Steps)
+      Callees.push_back(stepCallee(S));
+    Message += " " + What + viaText(Callees);
     if (F.E->Held)
       Message += " (may: through " + heldText(*F.E, A) + ")";
     else if (F.E->Virtual)
       Message += " (may: through a virtual call)";
+  } else if (F.E->Held) {
+    Message += " calls " + heldText(*F.E, A) + ", which may run " +
+               heldCallableText(*F.E, A) + " it holds that " + What;
   } else {
     const FunctionDecl *Called = F.E->Called ? F.E->Called : F.E->Callee;
-    if (F.E->Held)
-      Message += " calls " + heldText(*F.E, A) + ", which may run " +
-                 heldCallableText(*F.E, A) + " it holds that " + What;
-    else
-      Message += " calls " + quoted(displayName(Called)) + ", which " +
-                 (F.E->Virtual
-                      ? "may, through a virtual call, reach code that "
-                      : "") +
-                 What;
+    Message += callsText(displayName(Called), F.E->Virtual, What);
   }
   return Message + "; " + consequenceFor(F, Last, A);
 }
@@ -187,11 +231,8 @@ void RematchCheck::report(const Finding &F, const EffectAnalysis &A,
   noteHeld(*F.E, A, Ctx);
   noteChain(Chain, Ctx, A);
   if (SiteLoc.isValid()) {
-    diag(SiteLoc,
-         "callable is checkpointed by this call to %0; it runs again during "
-         "backward",
-         DiagnosticIDs::Note)
-        << quoted(F.Site->EntryPoint);
+    diag(SiteLoc, "%0", DiagnosticIDs::Note)
+        << checkpointText(F.Site->EntryPoint);
     auto Replayer = [&](llvm::StringRef Source) -> std::string {
       const ModelSource *S = A.known().models().source(Source);
       return S && !S->ReplayedBy.empty() ? S->ReplayedBy.front() : "";
@@ -239,13 +280,12 @@ void RematchCheck::noteHeld(const Effect &E, const EffectAnalysis &A,
 }
 
 void RematchCheck::noteStep(const FunctionDecl *In, const Effect &E) {
-  std::string Name = quoted(displayName(In));
   if (E.inherited())
-    diag(E.Loc, "%0 calls %1 here", DiagnosticIDs::Note)
-        << Name << quoted(displayName(E.Callee));
+    diag(E.Loc, "%0", DiagnosticIDs::Note)
+        << stepText(displayName(In), displayName(E.Callee));
   else
     diag(E.Loc, "%0 %1 here", DiagnosticIDs::Note)
-        << Name << describe(E.facts()) + through(E.facts());
+        << quoted(displayName(In)) << describe(E.facts()) + through(E.facts());
   noteAlias(E);
 }
 
@@ -253,8 +293,7 @@ void RematchCheck::noteStep(const FunctionDecl *In, const Effect &E) {
 void RematchCheck::noteAlias(const Effect &E) {
   if (E.inherited() || E.AliasAt.isInvalid() || E.facts().Via.empty())
     return;
-  diag(E.AliasAt, "%0 is an alias of %1 taken here", DiagnosticIDs::Note)
-      << quoted(E.facts().Via) << quoted(E.facts().Subject);
+  diag(E.AliasAt, "%0", DiagnosticIDs::Note) << aliasText(E.facts());
 }
 
 void RematchCheck::noteChain(const EffectChain &Chain, ASTContext &Ctx,
@@ -264,40 +303,35 @@ void RematchCheck::noteChain(const EffectChain &Chain, ASTContext &Ctx,
     const SummaryStep *There = S.there();
     return There ? locationOf(There->Loc, Ctx) : S.here()->E->Loc;
   };
-  // One note per step after the callable's own. A chain thousands deep
-  // keeps its first and last steps, and says what it skipped.
-  constexpr size_t Keep = 24;
-  for (size_t I = 1; I < Steps.size(); ++I) {
-    if (Steps.size() > 2 * Keep + 2 && I == Keep + 1) {
-      size_t Skipped = Steps.size() - 2 * Keep - 1;
-      SourceLocation L = LocationOf(Steps[Steps.size() - Keep]);
-      if (L.isValid())
-        diag(L, "... %0 more calls in between ...", DiagnosticIDs::Note)
-            << unsigned(Skipped);
-      I = Steps.size() - Keep;
-    }
-    const ChainStep &Step = Steps[I];
-    if (const ChainStep::Here *H = Step.here()) {
-      noteStep(H->In, *H->E);
-      noteHeld(*H->E, A, Ctx);
-      continue;
-    }
-    const SummaryStep &There = *Step.there();
-    SourceLocation L = locationOf(There.Loc, Ctx);
-    if (L.isInvalid())
-      continue;
-    std::string In = quoted(There.Function);
-    if (!There.Callee.empty())
-      diag(L, "%0 calls %1 here", DiagnosticIDs::Note)
-          << In << quoted(There.Callee);
-    else
-      diag(L, "%0 %1 here", DiagnosticIDs::Note)
-          << In << describe(*Chain.Last) + through(*Chain.Last);
-  }
+  // One note per step after the callable's own (forNotedSteps).
+  forNotedSteps(
+      Steps.size(),
+      [&](size_t I) {
+        const ChainStep &Step = Steps[I];
+        if (const ChainStep::Here *H = Step.here()) {
+          noteStep(H->In, *H->E);
+          noteHeld(*H->E, A, Ctx);
+          return;
+        }
+        const SummaryStep &There = *Step.there();
+        SourceLocation L = locationOf(There.Loc, Ctx);
+        if (L.isInvalid())
+          return;
+        if (!There.Callee.empty())
+          diag(L, "%0", DiagnosticIDs::Note)
+              << stepText(There.Function, There.Callee);
+        else
+          diag(L, "%0 %1 here", DiagnosticIDs::Note)
+              << quoted(There.Function)
+              << describe(*Chain.Last) + through(*Chain.Last);
+      },
+      [&](size_t Skipped, size_t Resume) {
+        if (SourceLocation L = LocationOf(Steps[Resume]); L.isValid())
+          diag(L, "%0", DiagnosticIDs::Note) << gapText(Skipped);
+      });
   if (Chain.LastAliasAt)
     if (SourceLocation L = locationOf(*Chain.LastAliasAt, Ctx); L.isValid())
-      diag(L, "%0 is an alias of %1 taken here", DiagnosticIDs::Note)
-          << quoted(Chain.Last->Via) << quoted(Chain.Last->Subject);
+      diag(L, "%0", DiagnosticIDs::Note) << aliasText(*Chain.Last);
 }
 
 } // namespace clang::tidy::rematch
@@ -319,49 +353,34 @@ RematchCheck::Words RematchCheck::wordFacts(const CallableEffect &CE,
   Words W;
   W.Message = C.Text;
   if (ChainStyle == "inline") {
-    W.Message += " " + What + " via ";
-    bool First = true;
-    for (const SummaryStep &S : Steps) {
-      if (S.Callee.empty())
-        continue;
-      W.Message += (First ? "" : " -> ") + S.Callee;
-      First = false;
-    }
+    std::vector<std::string> Callees;
+    for (const SummaryStep &S : Steps)
+      Callees.push_back(S.Callee);
+    W.Message += " " + What + viaText(Callees);
     if (E.Virtual)
       W.Message += " (may: through a virtual call)";
   } else {
-    W.Message += " calls " + quoted(Steps.front().Callee) + ", which " +
-                 (E.Virtual ? "may, through a virtual call, reach code that "
-                            : "") +
-                 What;
+    W.Message += callsText(Steps.front().Callee, E.Virtual, What);
   }
   W.Message += "; " + consequence(E);
   // The notes, as report() and noteChain() add them.
   if (C.StoredAt.Line)
     W.Notes.push_back({C.StoredAt, C.StoredNote});
-  constexpr size_t Keep = 24;
-  for (size_t I = 1; I < Steps.size(); ++I) {
-    if (Steps.size() > 2 * Keep + 2 && I == Keep + 1) {
-      size_t Skipped = Steps.size() - 2 * Keep - 1;
-      W.Notes.push_back({Steps[Steps.size() - Keep].Loc,
-                         "... " + std::to_string(Skipped) +
-                             " more calls in between ..."});
-      I = Steps.size() - Keep;
-    }
-    const SummaryStep &S = Steps[I];
-    std::string In = quoted(S.Function);
-    if (!S.Callee.empty())
-      W.Notes.push_back({S.Loc, In + " calls " + quoted(S.Callee) + " here"});
-    else
-      W.Notes.push_back(
-          {S.Loc, In + " " + describe(E) + through(E) + " here"});
-  }
+  forNotedSteps(
+      Steps.size(),
+      [&](size_t I) {
+        const SummaryStep &S = Steps[I];
+        W.Notes.push_back(
+            {S.Loc, S.Callee.empty() ? quoted(S.Function) + " " +
+                                           describe(E) + through(E) + " here"
+                                     : stepText(S.Function, S.Callee)});
+      },
+      [&](size_t Skipped, size_t Resume) {
+        W.Notes.push_back({Steps[Resume].Loc, gapText(Skipped)});
+      });
   if (CE.LastAliasAt.Line)
-    W.Notes.push_back({CE.LastAliasAt, quoted(E.Via) + " is an alias of " +
-                                           quoted(E.Subject) + " taken here"});
-  W.Notes.push_back({C.Call, "callable is checkpointed by this call to " +
-                                 quoted(C.EntryPoint) +
-                                 "; it runs again during backward"});
+    W.Notes.push_back({CE.LastAliasAt, aliasText(E)});
+  W.Notes.push_back({C.Call, checkpointText(C.EntryPoint)});
   if (std::string Fix = suggestion(E, Site, ReplayedBy); !Fix.empty())
     W.Notes.push_back({C.Call, Fix});
   return W;

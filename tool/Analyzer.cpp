@@ -240,7 +240,8 @@ FileOutcome Analyzer::analyseWith(const std::string &File,
     for (const auto &FileFix : E.Message.Fix)
       for (const tooling::Replacement &R : FileFix.second)
         Fixes.push_back(R);
-    llvm::StringRef Kind = llvm::StringRef(F.Check).drop_front(8);
+    llvm::StringRef Kind = F.Check;
+    Kind.consume_front("rematch-");
     auto If = llvm::find_if(Conditional, [&](const auto &C) {
       const auto &[CKind, At, Key] = C;
       return CKind == Kind && At.Line == F.Loc.Line &&

@@ -51,15 +51,11 @@ std::string placeKey(int Kind, const PlainLocation &L) {
 // can change.
 bool reported(const SummaryEffect &E, const SummaryCallable &C,
               ProgramView &P) {
-  if (!E.Target.isOutside())
+  if (!reportedAtSite(E.Target, E.Kind, E.RngSource, C.ArgumentsFresh,
+                      C.Replays))
     return false;
-  if (C.ArgumentsFresh && E.Target.K == Root::Param)
-    return false;
-  if (E.Kind == EffectKind::GlobalRead && !E.VarUsr.empty() &&
-      P.hashOf(globalDependency(E.VarUsr)) != "written")
-    return false;
-  return !(E.Kind == EffectKind::UnreplayedRng && !E.RngSource.empty() &&
-           llvm::is_contained(C.Replays, E.RngSource));
+  return !(E.Kind == EffectKind::GlobalRead && !E.VarUsr.empty() &&
+           P.hashOf(globalDependency(E.VarUsr)) != "written");
 }
 
 // Whether every fact the parse looked up that the link changed is one the
@@ -220,6 +216,18 @@ FactsReporter::added(const TUSummary &S,
       Out.Findings.push_back(std::move(*F));
   }
   return Out;
+}
+
+bool FactsReporter::complete(const TUSummary &S, FileOutcome &Out,
+                             ProgramView &P) const {
+  std::optional<Added> Add = added(S, Out.Conditional, P);
+  if (!Add)
+    return false;
+  Out.Findings.insert(Out.Findings.end(), Add->Findings.begin(),
+                      Add->Findings.end());
+  Out.Fixes.insert(Out.Fixes.end(), Add->Fixes.begin(), Add->Fixes.end());
+  Out.Conditional.clear();
+  return true;
 }
 
 } // namespace rematch::tool

@@ -45,10 +45,15 @@ public:
   explicit FactsReporter(const CliOptions &O);
   ~FactsReporter();
 
-  // The findings S's file has, with the program P shows, beyond those its
-  // summary's outcome holds (paths as S gives them), with their fix-its;
-  // Conditional: the outcome's findings that hold if a global is written.
-  // Nullopt when only a parse can tell.
+  // Adds to Out, the outcome of S's file alone, the findings the file has
+  // with the program P shows, with their fix-its (paths as S gives them);
+  // its conditional findings are then settled. False (Out unchanged) when
+  // only a parse can tell.
+  bool complete(const TUSummary &S, FileOutcome &Out, ProgramView &P) const;
+
+private:
+  // What complete() adds; Conditional: the outcome's findings that hold if
+  // a global is written.
   struct Added {
     std::vector<Finding> Findings;
     std::vector<clang::tooling::Replacement> Fixes;
@@ -56,8 +61,6 @@ public:
   std::optional<Added>
   added(const TUSummary &S, const std::vector<ConditionalFinding> &Conditional,
         ProgramView &P) const;
-
-private:
   // E as its check words it: an empty finding when the check is not
   // enabled, nullopt when the facts lack what it needs.
   std::optional<Finding> worded(const CallableEffect &E,

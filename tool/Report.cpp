@@ -167,16 +167,10 @@ int runReport(const CliOptions &O, llvm::raw_ostream &Err) {
     Out.Status.File = Paths.back();
     const TUSummary *S = Store->find(Abs);
     if (S && !dependenciesHold(*S, Program)) {
-      if (std::optional<FactsReporter::Added> Add =
-              Facts.added(*S, Out.Conditional, Program)) {
+      if (Facts.complete(*S, Out, Program))
         ++FromFacts;
-        for (Finding &F : Add->Findings)
-          Out.Findings.push_back(std::move(F));
-        for (clang::tooling::Replacement &R : Add->Fixes)
-          Out.Fixes.push_back(std::move(R));
-      } else {
+      else
         Again.push_back(Outcomes.size());
-      }
     }
     Outcomes.push_back(std::move(Out));
   }

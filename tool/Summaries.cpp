@@ -708,15 +708,8 @@ private:
     const TUSummary *S = Store.find(Abs[I]);
     if (!R.Facts || !S || S->Writer != Token)
       return false;
-    std::optional<FactsReporter::Added> Add =
-        R.Facts->added(*S, Out[I].Conditional, Program);
-    if (!Add)
+    if (!R.Facts->complete(*S, Out[I], Program))
       return false;
-    Out[I].Findings.insert(Out[I].Findings.end(), Add->Findings.begin(),
-                           Add->Findings.end());
-    Out[I].Fixes.insert(Out[I].Fixes.end(), Add->Fixes.begin(),
-                        Add->Fixes.end());
-    Out[I].Conditional.clear();
     // What a parse would have looked up: the same keys, and the overrides a
     // virtual call may now run (every override of the method: a parse
     // keeps those of the static class, fewer, so the findings are kept no

@@ -40,7 +40,6 @@ struct Extra {
 
 struct Node {
   const FunctionFacts *F;
-  bool External = false; // another TU's function, composed already
   // What each call may run, flattened: the targets of Calls[I] are
   // Targets[TargetBegin[I] .. TargetBegin[I + 1]).
   std::vector<const FunctionFacts *> Targets;
@@ -133,7 +132,6 @@ private:
     NodeOf[F] = V;
     Node N;
     N.F = F;
-    N.External = OutsideFacts.contains(F);
     N.TargetBegin.reserve(F->Calls.size() + 1);
     for (const SummaryCall &C : F->Calls) {
       N.TargetBegin.push_back(N.Targets.size());
@@ -202,7 +200,9 @@ private:
         if (E.Kind == EffectKind::GlobalRead && !E.VarUsr.empty())
           GlobalsRead.insert(E.VarUsr);
         N.Effects.push_back(E);
-        N.Extras.push_back({lastAliasAt(E, !N.External), false, N.External});
+        // Program's function: composed already, in another TU.
+        const bool Outside = OutsideFacts.contains(N.F);
+        N.Extras.push_back({lastAliasAt(E, !Outside), false, Outside});
         N.Origin.push_back(Root::local());
         N.OriginReturnedRead.push_back(false);
       }

@@ -377,6 +377,18 @@ EffectAnalysis::globalChange(const Effect &E) const {
 }
 
 
+bool reportedAtSite(Root Target, EffectKind K, llvm::StringRef RngSource,
+                    bool ArgumentsFresh, llvm::ArrayRef<std::string> Replays) {
+  if (!Target.isOutside())
+    return false;
+  // A write to an argument the entry point copies for each run.
+  if (ArgumentsFresh && Target.K == Root::Param)
+    return false;
+  // A draw from a source the entry point saves and restores.
+  return !(K == EffectKind::UnreplayedRng && !RngSource.empty() &&
+           llvm::is_contained(Replays, RngSource));
+}
+
 std::string EffectAnalysis::globalKey(const Effect &E) const {
   if (!External)
     return {};
@@ -401,10 +413,8 @@ void EffectAnalysis::computeFindings() {
       if (!S || !reportedHere(C))
         continue;
       for (const Effect &E : S->Effects) {
-        if (!E.Target.isOutside())
-          continue;
-        // A write to an argument the entry point copies for each run.
-        if (Site.ArgumentsFresh && E.Target.K == Root::Param)
+        if (!reportedAtSite(E.Target, E.Kind, E.facts().RngSource,
+                            Site.ArgumentsFresh, Site.Replays))
           continue;
         const std::pair<int, unsigned> Place{int(E.Kind),
                                              E.Loc.getRawEncoding()};
@@ -425,11 +435,6 @@ void EffectAnalysis::computeFindings() {
         }
         if (IfWritten.count(Place))
           ConditionalClash = true; // the conditional one would come first
-        // A draw from a source the entry point saves and restores.
-        if (E.Kind == EffectKind::UnreplayedRng &&
-            !E.facts().RngSource.empty() &&
-            llvm::is_contained(Site.Replays, E.facts().RngSource))
-          continue;
         if (!Reported.insert({int(E.Kind), E.Loc.getRawEncoding()}).second)
           continue;
         Findings.push_back({&E, &Site, &C});

@@ -248,6 +248,13 @@ private:
       Overrides;
 };
 
+// Whether a site reports an effect on Target of kind K (drawing from
+// RngSource), globals aside: one on state outside the callable, not on an
+// argument the entry point copies for each run (ArgumentsFresh), not a draw
+// from a source it replays. Shared with the report from facts.
+bool reportedAtSite(Root Target, EffectKind K, llvm::StringRef RngSource,
+                    bool ArgumentsFresh, llvm::ArrayRef<std::string> Replays);
+
 // The analysis of Ctx, shared by the checks of one clang-tidy run: the first
 // check to ask computes it; it lives while any check holds it.
 std::shared_ptr<EffectAnalysis> getSharedAnalysis(ASTContext &Ctx,

@@ -41,6 +41,11 @@ FactsReporter::~FactsReporter() = default;
 
 namespace {
 
+// The check that reports effects of kind K.
+std::string checkOf(EffectKind K) {
+  return std::string("rematch-") + effectKindName(K);
+}
+
 std::string placeKey(int Kind, const PlainLocation &L) {
   return std::to_string(Kind) + "@" + L.File + ":" + std::to_string(L.Line) +
          ":" + std::to_string(L.Column);
@@ -125,7 +130,7 @@ conditionalAt(const SummaryEffect &E,
               const std::vector<ConditionalFinding> &Conditional,
               const std::set<std::string> &Changed) {
   const PlainLocation &L = E.Chain.front().Loc;
-  const std::string Check = std::string("rematch-") + effectKindName(E.Kind);
+  const std::string Check = checkOf(E.Kind);
   for (const ConditionalFinding &C : Conditional)
     if (C.F.Check == Check && C.F.Loc.Line == L.Line &&
         C.F.Loc.Column == L.Column &&
@@ -196,6 +201,9 @@ FactsReporter::added(const TUSummary &S,
     if (Stored->count(Key))
       continue;
     const CallableEffect &E = Composed->Effects[At.Callable][At.Effect];
+    const PlainLocation &L = E.E.Chain.front().Loc;
+    if (suppressedByNoLint(S.NoLints, checkOf(E.E.Kind), L.Line, L.Column))
+      continue; // clang-tidy drops it, its notes and its fix-its
     if (E.E.Kind == EffectKind::GlobalRead && !E.OtherTU)
       if (const ConditionalFinding *If =
               conditionalAt(E.E, Conditional, Changed)) {

@@ -5,11 +5,12 @@
 // functions do and which globals they write, the findings that adds are
 // made here from facts alone: the file's checkpointed callables (Summary.h,
 // SummaryCallable) composed with the program (composeCallables), filtered
-// as the analysis filters them, and worded by the checks themselves
-// (RematchCheck::wordFacts). Where that could differ from what a parse with
-// the program would report, the file is parsed again: a finding a change
-// would move or remove, one in the callable's own body (fix-its), one
-// through a virtual call or a value that holds callables, a NOLINT.
+// as the analysis filters them, worded by the checks themselves
+// (RematchCheck::wordFacts), and dropped where the file's NOLINT comments
+// drop them (NoLint.h). Where that could differ from what a parse with the
+// program would report, the file is parsed again: a finding a change would
+// move or remove, one in the callable's own body (fix-its), one through a
+// virtual call or a value that holds callables.
 //
 //===----------------------------------------------------------------------===//
 #ifndef REMATCH_TOOL_FACTSREPORT_H

@@ -704,6 +704,17 @@ public:
             location("stored_at", H.StoredAt);
           });
       });
+      if (!S.NoLints.empty())
+        J.attributeArray("nolint", [&] {
+          for (const NoLintComment &C : S.NoLints)
+            J.object([&] {
+              if (C.Checks)
+                J.attribute("checks", *C.Checks);
+              J.attribute("column", C.Column);
+              J.attribute("kind", noLintKindName(C.K));
+              J.attribute("line", C.Line);
+            });
+        });
       J.attributeArray("overrides", [&] {
         for (const SummaryOverride &O : S.Overrides)
           J.object([&] {
@@ -917,6 +928,35 @@ readReported(Reader &R, const sj::Value &V) {
   return X;
 }
 
+llvm::Expected<NoLintComment> readNoLint(Reader &R, const sj::Value &V) {
+  auto O = R.object(V, "NOLINT comment");
+  if (!O)
+    return O.takeError();
+  NoLintComment C;
+  auto Kind = R.string(**O, "kind");
+  if (!Kind)
+    return Kind.takeError();
+  std::optional<NoLintComment::Kind> K = noLintKindNamed(*Kind);
+  if (!K)
+    return R.error("unknown NOLINT kind '" + *Kind + "'");
+  C.K = *K;
+  auto Line = R.integer(**O, "line", 1, UINT32_MAX);
+  if (!Line)
+    return Line.takeError();
+  auto Column = R.integer(**O, "column", 1, UINT32_MAX);
+  if (!Column)
+    return Column.takeError();
+  C.Line = *Line;
+  C.Column = *Column;
+  if ((*O)->get("checks")) {
+    auto Checks = R.string(**O, "checks");
+    if (!Checks)
+      return Checks.takeError();
+    C.Checks = std::move(*Checks);
+  }
+  return C;
+}
+
 // The body's fields, each checked where it is read, in the writer's order.
 llvm::Error readBody(Reader &R, const sj::Object &O, TUSummary &S) {
   auto Sites = R.integer(O, "checkpoint_sites", 0, INT32_MAX);
@@ -945,6 +985,9 @@ llvm::Error readBody(Reader &R, const sj::Object &O, TUSummary &S) {
     return E;
   if (O.get("callables"))
     if (llvm::Error E = R.each(O, "callables", readCallable, S.Callables))
+      return E;
+  if (O.get("nolint"))
+    if (llvm::Error E = R.each(O, "nolint", readNoLint, S.NoLints))
       return E;
   if (O.get("replayed_by"))
     if (llvm::Error E = R.pairs(O, "replayed_by", "replayer", "entry_point",

@@ -14,6 +14,7 @@
 #define REMATCH_CHECKS_SUMMARY_H
 
 #include "Effect.h"
+#include "NoLint.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/Error.h"
@@ -30,7 +31,7 @@ class SourceManager;
 namespace clang::tidy::rematch {
 
 // Bumped whenever the format or its meaning changes: older files are stale.
-inline constexpr int SummaryFormatVersion = 11;
+inline constexpr int SummaryFormatVersion = 12;
 
 struct PlainLocation {
   std::string File;
@@ -191,10 +192,14 @@ struct TUSummary {
   std::vector<std::string> HeaderCallables;
   // What `rematch report` needs to make the findings that other TUs' facts
   // bring without parsing the file again; FromFacts false when it cannot
-  // (a callable it does not list, a NOLINT comment, a location in a
-  // macro, a checkpoint call of another TU, the configuration's Checks).
+  // (a callable it does not list, a NOLINTBEGIN without its NOLINTEND, a
+  // location in a macro, a checkpoint call of another TU, the
+  // configuration's Checks).
   bool FromFacts = false; // written only when set
   std::vector<SummaryCallable> Callables;
+  // The main file's NOLINT comments, which drop those findings as they drop
+  // a parse's (kept only with Callables).
+  std::vector<NoLintComment> NoLints;
   // Where the analysis made a finding of each kind (before NOLINT), and
   // for each random source of the models the entry point that replays it
   // (the suggestions name it).

@@ -431,10 +431,12 @@ std::vector<EffectAnalysis::CallableAt>
 EffectAnalysis::reportableCallables(TUSummary &S) const {
   std::vector<CallableAt> Out;
   const SourceManager &SM = Ctx.getSourceManager();
-  // clang-tidy drops a finding on a NOLINT line; a #line changes what a
-  // location is called. Both are left to a parse.
+  // The NOLINT comments go with the facts, unless a stray NOLINTBEGIN or
+  // NOLINTEND makes clang-tidy report an error of its own; a #line changes
+  // what a location is called. Both are left to a parse.
   llvm::StringRef Main = SM.getBufferData(SM.getMainFileID());
-  S.FromFacts = !Cfg.Checks && !Main.contains("NOLINT") &&
+  S.NoLints = noLintComments(Main);
+  S.FromFacts = !Cfg.Checks && noLintBlocksPair(S.NoLints) &&
                 !Main.contains("#line");
   for (const CheckpointSite &Site : Sites) {
     if (!S.FromFacts)
@@ -479,8 +481,10 @@ void EffectAnalysis::describeCallables(
     else
       S.FromFacts = false;
   }
-  if (!S.FromFacts)
+  if (!S.FromFacts || S.Callables.empty()) {
     S.Callables.clear();
+    S.NoLints.clear();
+  }
 }
 
 // Whether a call or an effect a summary keeps of F is in a macro: clang

@@ -24,7 +24,7 @@ import sys
 LAYERS = {
     "base": ["BodyScope.h", "CacheLayout.h", "Components.h", "Config.h",
              "CopySemantics.h", "DeclPath.h", "Effect.h", "GlobalWrites.h",
-             "Model.h", "StmtWalk.h", "SummaryJson.h", "Wrappers.h"],
+             "Model.h", "NoLint.h", "StmtWalk.h", "SummaryJson.h", "Wrappers.h"],
     "knowledge": ["ExternalSummaries.h", "HeldCallables.h",
                   "KnownFunctions.h", "ModelSet.h", "Summary.h"],
     "collect": ["Aliases.h", "BodyReplay.h", "CallReach.h", "CallableText.h",

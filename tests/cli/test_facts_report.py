@@ -10,8 +10,8 @@ local helper, an alias taken in the other file, a global another file
 writes, read by the callable itself or by a helper, a draw from a random
 source, a virtual call, a callable held by a std::function, a by-reference
 capture handed over, a chain deeper than the notes show, two effects of
-one kind at one call, a checkpointed function; and, parsed again, a NOLINT
-comment, a global handed to a function that writes it (the read reported
+one kind at one call, a checkpointed function, NOLINT comments of every
+form; and, parsed again, a NOLINTBEGIN without its end, a global handed to a function that writes it (the read reported
 alone becomes part of that write), a call through a std::function, and a
 lambda made outside that captures by reference) this test compares, byte
 for byte (JSON; SARIF and text for two of them):
@@ -26,6 +26,7 @@ Usage: test_facts_report.py --rematch-testhooks <rematch-testhooks>
 """
 
 import argparse
+import json
 import os
 import shutil
 import subprocess
@@ -143,7 +144,44 @@ PATTERNS = {
         "b.cpp": '#include <cstdio>\nint g_n = 0;\n'
                  'void log_step() { std::puts("step"); }\n'
                  "void bump() { ++g_n; }\n",
-    }, False),  # clang-tidy applies NOLINT: the file is parsed again
+    }, True),
+    # Each form clang-tidy reads, on the findings only the link gives:
+    # NOLINTNEXTLINE, a list with spaces, a glob, a negative glob (which
+    # suppresses nothing), a block with checks, one opened and closed on the
+    # call's own line (the column decides), and "NOLINT" inside a string.
+    "nolint-forms": ({
+        "a.cpp": '#include "common.h"\nvoid log_step();\nvoid bump();\n'
+                 "void fill();\nint noise();\n"
+                 "void run(rematch::Segment &seg) {\n"
+                 "  seg.forward([] {\n"
+                 "    // NOLINTNEXTLINE(rematch-counter-update)\n"
+                 "    bump();\n"
+                 "    log_step(); // NOLINT( rematch-io , rematch-logging )\n"
+                 "    noise(); // NOLINT(rematch-unreplayed-*)\n"
+                 "    fill(); // NOLINT(-rematch-state-write)\n"
+                 "    // NOLINTBEGIN(rematch-logging)\n"
+                 "    log_step();\n"
+                 "    // NOLINTEND(rematch-logging)\n"
+                 "    /* NOLINTBEGIN */ bump(); /* NOLINTEND */ log_step();\n"
+                 '    const char *s = "NOLINTNEXTLINE"; (void)s;\n'
+                 "    fill();\n"
+                 "  });\n}\n",
+        "b.cpp": '#include <cstdio>\n#include <cstdlib>\nint g_n = 0;\n'
+                 "float g_buf[4];\n"
+                 'void log_step() { std::puts("step"); }\n'
+                 "void bump() { ++g_n; }\n"
+                 "void fill() { g_buf[0] = 1; }\n"
+                 "int noise() { return std::rand(); }\n",
+    }, True),
+    # A NOLINTBEGIN without its NOLINTEND is an error clang-tidy reports
+    # itself: the file is parsed again.
+    "nolint-unpaired": ({
+        "a.cpp": '#include "common.h"\nvoid log_step();\n'
+                 "void run(rematch::Segment &seg) {\n"
+                 "  // NOLINTBEGIN(rematch-io)\n"
+                 "  seg.forward([] { log_step(); });\n}\n",
+        "b.cpp": '#include <cstdio>\nvoid log_step() { std::puts("step"); }\n',
+    }, False),
     "checkpointed-function": ({
         "a.cpp": '#include "common.h"\nvoid log_step();\n'
                  "float step() { log_step(); return 1; }\n"
@@ -151,6 +189,11 @@ PATTERNS = {
         "b.cpp": '#include <cstdio>\nvoid log_step() { std::puts("step"); }\n',
     }, True),
 }
+
+
+# The exit code of a pattern whose run is not 0 or 1: clang-tidy's own
+# error on a stray NOLINTBEGIN is an error in the file (3).
+EXIT = {"nolint-unpaired": (3,)}
 
 
 def run(args, cwd, env=None):
@@ -168,13 +211,13 @@ class FactsReport(TempDirTest):
         sources = sorted(f for f in files if f.endswith(".cpp"))
         return root, sources, from_facts
 
-    def rematch(self, root, sources, cache, *extra, log=None):
+    def rematch(self, root, sources, cache, *extra, log=None, codes=(0, 1)):
         env = dict(os.environ)
         if log:
             env["REMATCH_TEST_LOG_ANALYSES"] = log
         p = run([TOOLS.testhooks, "-j", "1", "--summaries-dir=" + cache,
                  *extra, *sources, *FLAGS], root, env)
-        self.assertIn(p.returncode, (0, 1), p.stderr.decode())
+        self.assertIn(p.returncode, codes, p.stderr.decode())
         return p
 
     def check_pattern(self, name, *extra, formats=("json",), facts=None):
@@ -200,8 +243,9 @@ class FactsReport(TempDirTest):
             with self.subTest(pattern=name, format=fmt, extra=extra):
                 cache = os.path.join(root, "cache-" + fmt)
                 log = os.path.join(root, "parses-" + fmt)
+                codes = EXIT.get(name, (0, 1))
                 cold = self.rematch(root, sources, cache, "--format=" + fmt,
-                                    *extra, log=log)
+                                    *extra, log=log, codes=codes)
                 with open(log) as f:
                     parsed = sorted(f.read().split())
                 self.assertEqual(parsed.count("a.cpp"),
@@ -211,7 +255,8 @@ class FactsReport(TempDirTest):
                     if entry.endswith(".findings"):
                         os.remove(os.path.join(cache, entry))
                 parsed_all = self.rematch(root, sources, cache,
-                                          "--format=" + fmt, *extra)
+                                          "--format=" + fmt, *extra,
+                                          codes=codes)
                 self.assertEqual(cold.stdout.decode(),
                                  parsed_all.stdout.decode())
                 rep = run([TOOLS.testhooks, "report", link, "--format=" + fmt,
@@ -246,6 +291,43 @@ class FactsReport(TempDirTest):
                       out)
         self.assertIn("... 13 more calls in between ...",
                       self.check_pattern("deep-chain"))
+
+    def test_compilation_database_by_relative_paths(self):
+        # As the pre-commit hook runs it: `-p build` and the files by paths
+        # relative to the repository; the facts suffice there too.
+        root, sources, _ = self.project("helper-chain-and-alias")
+        build = os.path.join(root, "build")
+        write(os.path.join(build, "compile_commands.json"), json.dumps([
+            {"directory": root, "file": s,
+             "arguments": ["clang++", "-std=c++17", "-c", s]}
+            for s in sources]))
+        env = dict(os.environ)
+        env["REMATCH_TEST_LOG_ANALYSES"] = os.path.join(root, "parses")
+        args = [TOOLS.testhooks, "-j", "1", "-p", "build", "--format=json",
+                *sources]
+        cold = run(args, root, env)
+        self.assertEqual(cold.returncode, 1, cold.stderr.decode())
+        with open(env["REMATCH_TEST_LOG_ANALYSES"]) as f:
+            self.assertEqual(sorted(f.read().split()), ["a.cpp", "b.cpp"])
+        cache = os.path.join(build, ".rematch-cache")
+        for entry in os.listdir(cache):
+            if entry.endswith(".findings"):
+                os.remove(os.path.join(cache, entry))
+        parsed_all = run(args, root)
+        self.assertEqual(cold.stdout.decode(), parsed_all.stdout.decode())
+        self.assertIn("'p' is an alias of 'g_buf' taken here",
+                      cold.stdout.decode())
+
+    def test_nolint_drops_what_a_parse_drops(self):
+        # Which findings stay, by line: the equality above says a parse
+        # agrees; this says the pattern exercises both outcomes.
+        out = json.loads(self.check_pattern("nolint-forms"))
+        kept = sorted((f["line"], f["check"]) for f in out["findings"]
+                      if f["file"] == "a.cpp")
+        # 12: the negative glob; 16: after the block on its line; 18 is
+        # dropped by the "NOLINTNEXTLINE" in the string above it.
+        self.assertEqual(kept, [(12, "rematch-state-write"),
+                                (16, "rematch-logging")], out)
 
 
 def main():

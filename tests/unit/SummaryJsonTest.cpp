@@ -242,6 +242,8 @@ TEST(SummaryJsonTest, CallablesRoundTrip) {
   S.Callables.push_back(C);
   S.Reported.emplace_back("logging", PlainLocation{"/p/a.cpp", 5, 5});
   S.ReplayedBy.emplace_back("rematch::torch::checkpoint", "torch.default");
+  S.NoLints = noLintComments("f(); // NOLINT(rematch-io)\n"
+                             "// NOLINTNEXTLINE\n");
   std::string Text = serializeSummary(S);
   expectCanonical(Text);
   llvm::Expected<TUSummary> Back = parseSummary(Text, "a.json");
@@ -260,10 +262,16 @@ TEST(SummaryJsonTest, CallablesRoundTrip) {
   EXPECT_EQ(Back->Reported.at(0).first, "logging");
   EXPECT_EQ(Back->Reported.at(0).second.Line, 5u);
   EXPECT_EQ(Back->ReplayedBy, S.ReplayedBy);
+  ASSERT_EQ(Back->NoLints.size(), 2u);
+  EXPECT_EQ(Back->NoLints[0].Checks, std::optional<std::string>("rematch-io"));
+  EXPECT_EQ(Back->NoLints[1].K, NoLintComment::NextLine);
+  EXPECT_EQ(Back->NoLints[1].Checks, std::nullopt);
+  EXPECT_EQ(Back->NoLints[1].Line, 2u);
   // None of it is written for a file without callables.
   TUSummary Plain;
   EXPECT_EQ(serializeSummary(Plain).find("\"callables\""), std::string::npos);
   EXPECT_EQ(serializeSummary(Plain).find("reported"), std::string::npos);
+  EXPECT_EQ(serializeSummary(Plain).find("nolint"), std::string::npos);
   // A malformed callable is an error naming the file.
   llvm::StringRef Body;
   llvm::Expected<TUSummary> Head = parseSummaryHead(Text, "a.json", Body);
@@ -273,6 +281,43 @@ TEST(SummaryJsonTest, CallablesRoundTrip) {
   llvm::Error E = parseSummaryBody(BadBody, "a.json", *Head);
   ASSERT_TRUE(bool(E));
   EXPECT_NE(llvm::toString(std::move(E)).find("a.json"), std::string::npos);
+  BadBody = Body.str();
+  BadBody.replace(BadBody.find("\"NOLINTNEXTLINE\""), 16, "\"NOLINTNEXT\"");
+  llvm::Error K = parseSummaryBody(BadBody, "a.json", *Head);
+  ASSERT_TRUE(bool(K));
+  EXPECT_NE(llvm::toString(std::move(K)).find("unknown NOLINT kind"),
+            std::string::npos);
+}
+
+// The NOLINT comments clang-tidy reads (cli.facts-report compares the
+// findings they leave with a parse's): where each is, what it names.
+TEST(NoLintTest, CommentsAsClangTidyReadsThem) {
+  std::vector<NoLintComment> C = noLintComments(
+      "a; // NOLINT( x , y )\n"
+      "  /* NOLINTBEGIN(x) */ b; // NOLINTEND(x)\n"
+      "NOLINTFOO NOLINTNEXTLINE(unclosed\n"
+      "\"NOLINT\"");
+  ASSERT_EQ(C.size(), 5u);
+  EXPECT_EQ(C[0].K, NoLintComment::ThisLine);
+  EXPECT_EQ(C[0].Column, 7u);
+  EXPECT_EQ(C[0].Checks, std::optional<std::string>("x,y"));
+  EXPECT_EQ(C[1].K, NoLintComment::Begin);
+  EXPECT_EQ(C[1].Line, 2u);
+  EXPECT_EQ(C[1].Column, 6u);
+  EXPECT_EQ(C[2].K, NoLintComment::End);
+  EXPECT_EQ(C[3].K, NoLintComment::NextLine); // NOLINTFOO is none
+  EXPECT_EQ(C[3].Checks, std::nullopt);       // unclosed: every check
+  EXPECT_EQ(C[4].Line, 4u);
+  EXPECT_TRUE(noLintBlocksPair(C));
+  EXPECT_TRUE(suppressedByNoLint(C, "y", 1, 1));
+  EXPECT_FALSE(suppressedByNoLint(C, "z", 1, 1));
+  EXPECT_TRUE(suppressedByNoLint(C, "x", 2, 24));  // inside the block
+  EXPECT_FALSE(suppressedByNoLint(C, "x", 2, 3));  // before it
+  EXPECT_FALSE(suppressedByNoLint(C, "y", 2, 24)); // not its check
+  EXPECT_TRUE(suppressedByNoLint(C, "z", 4, 1));   // the line after line 3
+  EXPECT_FALSE(noLintBlocksPair(noLintComments("// NOLINTBEGIN(x)\n"
+                                               "// NOLINTEND(y)\n")));
+  EXPECT_FALSE(noLintBlocksPair(noLintComments("// NOLINTEND\n")));
 }
 
 // What aliases add: a function's returns, effects through what a call

@@ -99,6 +99,35 @@ std::map<std::string, Pick> firstPicks(const TUSummary &S,
   return First;
 }
 
+// EffectAnalysis::dropInlineTwins from facts: a finding that starts inside
+// a lambda written in a callable, where a chain through a call that runs
+// the lambda passes too, is reported through that call only.
+bool within(const PlainLocation &L,
+            const std::pair<PlainLocation, PlainLocation> &Body) {
+  auto Pos = [](const PlainLocation &X) {
+    return std::make_pair(X.Line, X.Column);
+  };
+  return L.File == Body.first.File && Pos(Body.first) <= Pos(L) &&
+         Pos(L) <= Pos(Body.second);
+}
+void dropInlineTwins(std::map<std::string, Pick> &First, const TUSummary &S,
+                     const ComposedCallables &C) {
+  std::set<std::string> Passed;
+  for (const auto &[Key, At] : First) {
+    const SummaryEffect &E = C.Effects[At.Callable][At.Effect].E;
+    for (size_t I = 1; I < E.Chain.size(); ++I)
+      Passed.insert(placeKey(int(E.Kind), E.Chain[I].Loc));
+  }
+  for (auto It = First.begin(); It != First.end();) {
+    const CallableEffect &E = C.Effects[It->second.Callable][It->second.Effect];
+    const PlainLocation &L = E.E.Chain.front().Loc;
+    bool Twin = Passed.count(It->first) &&
+                llvm::any_of(S.Callables[It->second.Callable].Nested,
+                             [&](const auto &B) { return within(L, B); });
+    It = Twin ? First.erase(It) : std::next(It);
+  }
+}
+
 // The places of the findings the summary made, each still the first there
 // and made without the link; nullopt when one is not.
 std::optional<std::set<std::string>>
@@ -191,7 +220,8 @@ FactsReporter::added(const TUSummary &S,
   std::set<std::string> Changed;
   if (!Composed || !followed(S, *Composed, P, Changed))
     return std::nullopt;
-  const std::map<std::string, Pick> First = firstPicks(S, *Composed, P);
+  std::map<std::string, Pick> First = firstPicks(S, *Composed, P);
+  dropInlineTwins(First, S, *Composed);
   const std::optional<std::set<std::string>> Stored =
       storedStay(S, *Composed, First, Changed);
   if (!Stored)

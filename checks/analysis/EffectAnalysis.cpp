@@ -7,6 +7,7 @@
 #include "EffectCollector.h"
 #include "GlobalWrites.h"
 #include "HeldCallables.h"
+#include "NestedLambdas.h"
 #include "TUWalk.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/DeclCXX.h"
@@ -445,6 +446,37 @@ void EffectAnalysis::computeFindings() {
   if (ConditionalClash)
     llvm::erase_if(Findings,
                    [](const Finding &F) { return !F.IfWritten.empty(); });
+  dropInlineTwins();
+}
+
+// A lambda written inside a callable is walked where it is written
+// (NestedLambdas.h); when it is handed to a function this TU follows, which
+// runs it, a finding through that call passes where the lambda's own
+// finding starts (the effect, or the lambda's call that leads to it). That
+// one stays: it names the call that runs the lambda. FactsReport.cpp drops
+// the same twins from facts (SummaryCallable::Nested).
+void EffectAnalysis::dropInlineTwins() {
+  const SourceManager &SM = Ctx.getSourceManager();
+  std::set<std::pair<int, unsigned>> Passed; // kind, a step after the first
+  for (const Finding &F : Findings) {
+    if (F.E->From != Effect::Origin::Callee)
+      continue;
+    EffectChain Ch = chain(F.Target->Body, *F.E);
+    for (size_t I = 1; I < Ch.Steps.size(); ++I)
+      if (const ChainStep::Here *H = Ch.Steps[I].here())
+        Passed.insert({int(F.E->Kind), H->E->Loc.getRawEncoding()});
+  }
+  if (Passed.empty())
+    return;
+  llvm::DenseMap<const FunctionDecl *, std::vector<SourceRange>> Nested;
+  llvm::erase_if(Findings, [&](const Finding &F) {
+    if (!Passed.count({int(F.E->Kind), F.E->Loc.getRawEncoding()}))
+      return false;
+    auto [It, New] = Nested.try_emplace(F.Target->Body);
+    if (New)
+      It->second = nestedLambdaBodies(*F.Target->Body, SM);
+    return insideAny(It->second, F.E->Loc, SM);
+  });
 }
 
 EffectChain EffectAnalysis::chain(const FunctionDecl *Body,

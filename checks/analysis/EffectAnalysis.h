@@ -211,6 +211,7 @@ private:
   class SummarySolver; // computeSummaries' state and steps
   void computeSummaries(const std::vector<const FunctionDecl *> &Roots);
   void computeFindings();
+  void dropInlineTwins();
 
   ASTContext &Ctx;
   const AnalysisHost *Host; // from the front end; null: the plugin

@@ -2,7 +2,9 @@
 
 #include "ExternalSummaries.h"
 #include "llvm/Support/FileSystem.h"
+#include "clang/AST/ASTContext.h"
 #include "clang/AST/Decl.h"
+#include "clang/AST/DeclTemplate.h"
 #include "clang/Index/USRGeneration.h"
 #include "llvm/ADT/STLExtras.h"
 #include <mutex>
@@ -191,11 +193,46 @@ bool ExternalSummaries::isModifiable(const VarDecl &VD) const {
   return !Usr.empty() && isModifiable(Usr);
 }
 
+namespace {
+
+// Where each class local to a function (a lambda's closure above all) among
+// Args is: "@L<offset>" in its file.
+void addLocalClasses(llvm::ArrayRef<TemplateArgument> Args,
+                     const SourceManager &SM, std::string &Out) {
+  for (const TemplateArgument &A : Args) {
+    if (A.getKind() == TemplateArgument::Pack) {
+      addLocalClasses(A.getPackAsArray(), SM, Out);
+      continue;
+    }
+    if (A.getKind() != TemplateArgument::Type)
+      continue;
+    QualType T = A.getAsType().getNonReferenceType();
+    const CXXRecordDecl *RD = T->getPointeeOrArrayElementType()
+                                  ->getAsCXXRecordDecl();
+    if (RD && (RD->isLambda() || RD->isLocalClass()))
+      Out += "@L" + std::to_string(SM.getFileOffset(
+                        SM.getExpansionLoc(RD->getLocation())));
+  }
+}
+
+} // namespace
+
 std::string usrOf(const Decl &D) {
   llvm::SmallString<128> Buf;
   if (index::generateUSRForDecl(&D, Buf))
     return {};
-  return std::string(Buf);
+  std::string Usr(Buf);
+  // Clang names a lambda's closure type by the function it is written in
+  // only: two instantiations of one template for two lambdas of that
+  // function would share a USR, and a summary would mix their facts.
+  const SourceManager &SM = D.getASTContext().getSourceManager();
+  if (const auto *FD = dyn_cast<FunctionDecl>(&D))
+    if (const TemplateArgumentList *Args = FD->getTemplateSpecializationArgs())
+      addLocalClasses(Args->asArray(), SM, Usr);
+  for (const DeclContext *DC = D.getDeclContext(); DC; DC = DC->getParent())
+    if (const auto *CTS = dyn_cast<ClassTemplateSpecializationDecl>(DC))
+      addLocalClasses(CTS->getTemplateArgs().asArray(), SM, Usr);
+  return Usr;
 }
 
 } // namespace clang::tidy::rematch

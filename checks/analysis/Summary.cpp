@@ -472,6 +472,10 @@ void forEachPath(TUSummary &S, llvm::function_ref<void(std::string &)> Map) {
     OfFunction(C.Facts);
     At(C.Call);
     At(C.StoredAt);
+    for (auto &[Begin, End] : C.Nested) {
+      At(Begin);
+      At(End);
+    }
   }
   for (auto &[Kind, Loc] : S.Reported)
     At(Loc);
@@ -652,6 +656,14 @@ public:
       J.attribute("entry_point", C.EntryPoint);
       J.attributeWith("facts", [&] { function(C.Facts); });
       pairs("lines", "line", "text", C.Lines);
+      if (!C.Nested.empty())
+        J.attributeArray("nested", [&] {
+          for (const auto &[Begin, End] : C.Nested)
+            J.object([&] {
+              location("begin", Begin);
+              location("end", End);
+            });
+        });
       strings("replays", C.Replays);
       if (C.StoredAt.Line) {
         location("stored_at", C.StoredAt);
@@ -902,6 +914,19 @@ llvm::Expected<SummaryCallable> readCallable(Reader &R, const sj::Value &V) {
   if (!Call)
     return Call.takeError();
   C.Call = *Call;
+  if (const sj::Array *Nested = (*O)->getArray("nested"))
+    for (const sj::Value &N : *Nested) {
+      auto Body = R.object(N, "nested lambda");
+      if (!Body)
+        return Body.takeError();
+      auto Begin = R.requiredLocation(**Body, "begin", "nested lambda");
+      if (!Begin)
+        return Begin.takeError();
+      auto End = R.requiredLocation(**Body, "end", "nested lambda");
+      if (!End)
+        return End.takeError();
+      C.Nested.emplace_back(std::move(*Begin), std::move(*End));
+    }
   if ((*O)->get("stored_at")) {
     auto At = R.requiredLocation(**O, "stored_at", "callable");
     if (!At)

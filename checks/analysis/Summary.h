@@ -165,6 +165,10 @@ struct SummaryCallable {
   std::string StoredNote;        // the note there
   // The text of each line of the main file a call of Facts is on.
   std::vector<std::pair<std::string, std::string>> Lines; // line, text
+  // The bodies of the lambdas written inside it, first and last character
+  // (NestedLambdas.h): an effect there that a chain through this TU also
+  // ends at is reported through the chain only.
+  std::vector<std::pair<PlainLocation, PlainLocation>> Nested;
 };
 
 struct TUSummary {

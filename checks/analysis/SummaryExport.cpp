@@ -11,6 +11,7 @@
 #include "CallReach.h"
 #include "CallableText.h"
 #include "EffectAnalysis.h"
+#include "NestedLambdas.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/Basic/SourceManager.h"
@@ -273,6 +274,19 @@ std::vector<bool> mayHaveEffects(const ExportedFunctions &L,
   return May;
 }
 
+// The call operator of a lambda written outside system headers that C
+// calls, when its body was parsed; null otherwise.
+const FunctionDecl *lambdaOperator(const CallSite &C, const SourceManager &SM) {
+  const auto *MD = dyn_cast_or_null<CXXMethodDecl>(C.Callee);
+  if (!MD || !MD->getParent()->isLambda() || C.Virtual)
+    return nullptr;
+  const FunctionDecl *Def = MD->getDefinition();
+  if (!Def || !Def->getBody() || Def->isDependentContext() ||
+      SM.isInSystemHeader(Def->getLocation()))
+    return nullptr;
+  return Def;
+}
+
 // The calls of F whose result the function changes, passes on or returns
 // (Root::Returned): a summary keeps them whatever they reach.
 std::vector<bool> namedCalls(const DirectFacts &F) {
@@ -299,8 +313,17 @@ void EffectAnalysis::describeFunctions(
   const CallReacher Reacher(Definitions, *Known, SM);
   // A call that runs what a shared place holds reaches what any TU stores
   // there (SummaryCall::HeldPlace).
+  // A call of a lambda written in a body of this file (a template it is
+  // handed to runs it) leads to its call operator, which the walk reads as
+  // part of that body: its facts are read here, so that a report from
+  // facts follows the call as the analysis does (dropInlineTwins).
   auto Reach = [&](const CallSite &C, const FunctionDecl *&Local) {
-    return sharedHeldPlace(C) ? CallReach::External : Reacher(C, Local);
+    if (sharedHeldPlace(C))
+      return CallReach::External;
+    CallReach R = Reacher(C, Local);
+    if (R == CallReach::Nothing && (Local = lambdaOperator(C, SM)))
+      return CallReach::Local;
+    return R;
   };
   ExportedFunctions L;
   auto Discover = [&](const FunctionDecl *FD) {
@@ -539,6 +562,8 @@ std::optional<SummaryCallable> EffectAnalysis::describeCallable(
   }
   for (auto &[Line, Text] : Lines)
     X.Lines.emplace_back(std::to_string(Line), std::move(Text));
+  for (const SourceRange &R : nestedLambdaBodies(*C.Body, SM))
+    X.Nested.emplace_back(Where(R.getBegin()), Where(R.getEnd()));
   return X;
 }
 

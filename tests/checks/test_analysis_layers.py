@@ -28,7 +28,7 @@ LAYERS = {
     "knowledge": ["ExternalSummaries.h", "HeldCallables.h",
                   "KnownFunctions.h", "ModelSet.h", "Summary.h"],
     "collect": ["Aliases.h", "BodyReplay.h", "CallReach.h", "CallableText.h",
-                "Rebinds.h",
+                "NestedLambdas.h", "Rebinds.h",
                 "CheckpointSites.h", "EffectCollector.h", "TUWalk.h"],
     "compose": ["Compose.h"],
     "coordinate": ["AnalysisHost.h", "EffectAnalysis.h"],

@@ -414,3 +414,33 @@ float negatives(rematch::Segment &seg, float x) {
   cu_a();
   return x;
 }
+
+// ---- a lambda written inside the callable ----------------------------------
+// Its body is walked where it is written, since the library code it is
+// handed to may run it; handed to a function this file follows, it is
+// reported once, at the call that runs it, not again inside the lambda.
+template <class F> void run_now(F f) { f(); } // expect-note: 'run_now' calls 'lambda' here
+template <class F> struct OnEnter {
+  explicit OnEnter(F f) { f(); } // expect-note: 'OnEnter::OnEnter' calls 'lambda' here
+};
+
+void nested_lambdas(rematch::Segment &seg, std::vector<float> &in) {
+  seg.forward([&] { // expect-note: callable is checkpointed
+    run_now( // expect: rematch-counter-update {{calls 'run_now', which increments 'g_tally'}}
+        [] { ++g_tally; }); // expect-note: 'lambda' increments 'g_tally' here
+    auto bump = [] { g_mode = 3; }; // expect-note: 'lambda' writes 'g_mode' here
+    run_now(bump); // expect: rematch-state-write {{calls 'run_now', which writes 'g_mode'}}
+    OnEnter enter( // expect: rematch-logging {{calls 'OnEnter::OnEnter', which logs through 'printf'}}
+        [] { printf("enter\n"); }); // expect-note: 'lambda' logs through 'printf' here
+    run_now( // expect: rematch-io {{calls 'run_now', which performs I/O through 'remove'}}
+        [] { io_d(); }); // expect-note: 'lambda' calls 'io_d' here
+    // Called directly, or handed to the library: where it is written.
+    auto direct = [] { ++g_pongs; }; // expect: rematch-counter-update {{increments 'g_pongs'}}
+    direct();
+    std::vector<float> out(in.size());
+    std::transform(in.begin(), in.end(), out.begin(), [](float v) {
+      ++g_updates; // expect: rematch-counter-update {{increments 'g_updates'}}
+      return v;
+    });
+  });
+}

@@ -10,11 +10,12 @@ local helper, an alias taken in the other file, a global another file
 writes, read by the callable itself or by a helper, a draw from a random
 source, a virtual call, a callable held by a std::function, a by-reference
 capture handed over, a chain deeper than the notes show, two effects of
-one kind at one call, a checkpointed function, NOLINT comments of every
-form; and, parsed again, a NOLINTBEGIN without its end, a global handed to a function that writes it (the read reported
-alone becomes part of that write), a call through a std::function, and a
-lambda made outside that captures by reference) this test compares, byte
-for byte (JSON; SARIF and text for two of them):
+one kind at one call, a lambda handed to a local template that runs it, a
+checkpointed function, NOLINT comments of every form; and, parsed again, a
+NOLINTBEGIN without its end, a global handed to a function that writes it
+(the read reported alone becomes part of that write), a call through a
+std::function, and a lambda made outside that captures by reference) this
+test compares, byte for byte (JSON; SARIF and text for two of them):
 
 - a cold run of the default command, which parses each file once where
   the facts suffice (counted), with
@@ -182,6 +183,18 @@ PATTERNS = {
                  "  seg.forward([] { log_step(); });\n}\n",
         "b.cpp": '#include <cstdio>\nvoid log_step() { std::puts("step"); }\n',
     }, False),
+    # A lambda written in the callable and handed to a local template that
+    # runs it: its effect is reported once, through the call.
+    "nested-lambda": ({
+        "a.cpp": '#include "common.h"\nvoid log_step();\nint g_n = 0;\n'
+                 "template <class F> void run_now(F f) { f(); }\n"
+                 "void run(rematch::Segment &seg) {\n"
+                 "  seg.forward([] {\n"
+                 "    run_now([] { ++g_n; });\n"
+                 "    run_now([] { log_step(); });\n"
+                 "  });\n}\n",
+        "b.cpp": '#include <cstdio>\nvoid log_step() { std::puts("step"); }\n',
+    }, True),
     "checkpointed-function": ({
         "a.cpp": '#include "common.h"\nvoid log_step();\n'
                  "float step() { log_step(); return 1; }\n"

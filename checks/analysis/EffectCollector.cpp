@@ -1222,6 +1222,15 @@ private:
     EffectFacts E;
     E.May = ME.May;
     E.Kind = effectKindOf(ME.Effect);
+    // State of the process (the seed of rand(), ATen's thread count): it
+    // outlives every callable, as an event does.
+    if (ME.On.K == ModelTarget::Process) {
+      if (Obj) // `ctx.setFlag(true)`: the object's read is part of it
+        consume(Obj);
+      addEffect(std::move(E), Root::of(Root::Unconditional), ME.Subject,
+                calledName(FD, Call), Call->getBeginLoc(), Call);
+      return;
+    }
     const Expr *Target =
         ME.On.K == ModelTarget::This ? Obj : argAt(FD, ME.On.Arg, Args);
     bool ThroughPointer = ME.On.K == ModelTarget::This && Arrow;

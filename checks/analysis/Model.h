@@ -60,7 +60,9 @@ struct Condition {
 
 // What an effect lands on.
 struct ModelTarget {
-  enum Kind { World, This, Argument } K = World;
+  // World: no object (an event); Process: state of the process no argument
+  // names (the seed of rand(), ATen's thread count), named by Subject.
+  enum Kind { World, This, Argument, Process } K = World;
   ArgRef Arg;
 };
 

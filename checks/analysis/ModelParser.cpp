@@ -330,12 +330,13 @@ private:
   bool target(yaml::Node *N, ModelTarget &T) {
     if (auto *S = dyn_cast_or_null<yaml::ScalarNode>(N)) {
       SmallString<16> Storage;
-      if (S->getValue(Storage).trim() == "this") {
-        T.K = ModelTarget::This;
+      StringRef Word = S->getValue(Storage).trim();
+      if (Word == "this" || Word == "process") {
+        T.K = Word == "this" ? ModelTarget::This : ModelTarget::Process;
         return true;
       }
-      return fail(N, "expected 'this' or an argument ({Arg: N}, {Param: "
-                     "name} or {Type: T})");
+      return fail(N, "expected 'this', 'process' or an argument ({Arg: N}, "
+                     "{Param: name} or {Type: T})");
     }
     T.K = ModelTarget::Argument;
     return argOnly(N, N, T.Arg, "a target");
@@ -510,7 +511,10 @@ private:
                    E.Effect == ModelEffect::CacheWrite;
     if (OnState && E.On.K == ModelTarget::World)
       return fail(N, "effect '" + effectName(E.Effect) +
-                         "' needs 'On': this or an argument");
+                         "' needs 'On': this, an argument or process");
+    if (E.On.K == ModelTarget::Process && E.Subject.empty())
+      return fail(N, "'On: process' needs a 'Subject': what messages call "
+                     "the state it writes");
     if (!OnState && E.On.K != ModelTarget::World)
       return fail(N, "'On' only goes with state-write, counter-update or "
                      "cache-write");

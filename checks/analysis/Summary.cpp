@@ -658,10 +658,10 @@ public:
       pairs("lines", "line", "text", C.Lines);
       if (!C.Nested.empty())
         J.attributeArray("nested", [&] {
-          for (const auto &[Begin, End] : C.Nested)
+          for (const auto &Body : C.Nested)
             J.object([&] {
-              location("begin", Begin);
-              location("end", End);
+              location("begin", Body.first);
+              location("end", Body.second);
             });
         });
       strings("replays", C.Replays);
@@ -739,10 +739,10 @@ public:
         pairs("replayed_by", "entry_point", "source", S.ReplayedBy);
       if (!S.Reported.empty())
         J.attributeArray("reported", [&] {
-          for (const auto &[Kind, At] : S.Reported)
+          for (const auto &Where : S.Reported)
             J.object([&] {
-              J.attribute("kind", Kind);
-              location("location", At);
+              J.attribute("kind", Where.first);
+              location("location", Where.second);
             });
         });
     });

@@ -253,3 +253,14 @@ float algorithms_negatives(rematch::Segment &seg, std::vector<int> &order,
     return std::generate_canonical<float, 24>(gen) + picked[0];
   });
 }
+
+// Seeding rand() inside the callable seeds it again in backward: what the
+// rest of the program draws after the recomputation starts over. That is a
+// write of the process's state (rematch-state-write), not a draw.
+int seeds_the_c_generator(rematch::Segment &seg, unsigned seed) {
+  return seg.forward([seed] { // expect-note: callable is checkpointed
+    std::srand(seed); // expect: rematch-state-write {{writes 'rand's generator' with 'srand'}}
+    srand(seed + 1); // expect: rematch-state-write {{writes 'rand's generator' with 'srand'}}
+    return 1;
+  });
+}

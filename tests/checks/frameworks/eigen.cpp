@@ -44,8 +44,18 @@ float locals(rematch::Segment &seg, const Eigen::MatrixXf &a,
   });
 }
 
+// Eigen's thread count is the process's: set again by the recomputation;
+// reading it is not.
+float threads(rematch::Segment &seg, const Eigen::MatrixXf &a) {
+  return seg.forward([&] { // expect-note: callable is checkpointed
+    Eigen::setNbThreads(1); // expect: rematch-state-write {{writes 'Eigen's thread count' with 'setNbThreads'}}
+    return a.sum() * float(Eigen::nbThreads());
+  });
+}
+
 // Outside any checkpoint.
 void plain(Eigen::MatrixXf &acc, const Eigen::MatrixXf &a) {
+  Eigen::setNbThreads(2);
   acc += a * a;
   acc.setRandom();
 }

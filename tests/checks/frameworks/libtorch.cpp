@@ -312,9 +312,34 @@ struct Tagged : torch::nn::Module {
   }
 };
 
+// Process-wide settings: reseeding the default generator (what is drawn
+// after the recomputation starts over), the thread counts, ATen's global
+// context, the grad mode, directly and through a helper. Reading them, a
+// grad-mode guard (its constructor is libtorch's, in a system header) and
+// the same calls outside a checkpoint stay silent.
+void configure_determinism(uint64_t seed) {
+  torch::manual_seed(seed); // expect-note: 'configure_determinism' writes 'the default generator' with 'manual_seed' here
+  at::globalContext().setDeterministicAlgorithms(true, false);
+}
+torch::Tensor process_settings(const torch::Tensor &x) {
+  return nn::checkpoint([](const torch::Tensor &in) { // expect-note: callable is checkpointed by this call to 'nn::checkpoint'
+    torch::manual_seed(7); // expect: rematch-state-write {{writes 'the default generator' with 'manual_seed'}}
+    torch::set_num_threads(2); // expect: rematch-state-write {{writes 'ATen's intra-op thread count' with 'set_num_threads'}}
+    at::globalContext().setDeterministicAlgorithms(true, true); // expect: rematch-state-write {{writes 'ATen's global context' with 'setDeterministicAlgorithms'}}
+    torch::autograd::GradMode::set_enabled(true); // expect: rematch-state-write {{writes 'the grad mode' with 'set_enabled'}}
+    configure_determinism(42); // expect: rematch-state-write {{calls 'configure_determinism', which writes 'the default generator'}}
+    torch::NoGradGuard no_grad;
+    bool det = at::globalContext().deterministicAlgorithms();
+    int threads = at::get_num_threads();
+    return det && threads > 0 ? in * 2 : in;
+  }, x);
+}
+
 // ---- outside any checkpoint ----------------------------------------------------
 
 torch::Tensor plain(torch::Tensor &acc, const torch::Tensor &x) {
+  configure_determinism(1);
+  torch::set_num_threads(4);
   acc.add_(x);
   return torch::dropout(x, 0.5, true) + torch::randn_like(x);
 }

@@ -311,16 +311,16 @@ void EffectAnalysis::describeFunctions(
     TUSummary &S, llvm::ArrayRef<const FunctionDecl *> Seeds) {
   const SourceManager &SM = Ctx.getSourceManager();
   const CallReacher Reacher(Definitions, *Known, SM);
-  // A call that runs what a shared place holds reaches what any TU stores
-  // there (SummaryCall::HeldPlace).
-  // A call of a lambda written in a body of this file (a template it is
-  // handed to runs it) leads to its call operator, which the walk reads as
-  // part of that body: its facts are read here, so that a report from
-  // facts follows the call as the analysis does (dropInlineTwins).
   auto Reach = [&](const CallSite &C, const FunctionDecl *&Local) {
+    // A call that runs what a shared place holds reaches what any TU
+    // stores there (SummaryCall::HeldPlace).
     if (sharedHeldPlace(C))
       return CallReach::External;
     CallReach R = Reacher(C, Local);
+    // A call of a lambda written in a body of this file (a template it is
+    // handed to runs it) leads to its call operator, which the walk reads
+    // as part of that body: its facts are read here, so that a report from
+    // facts follows the call as the analysis does (dropInlineTwins).
     if (R == CallReach::Nothing && (Local = lambdaOperator(C, SM)))
       return CallReach::Local;
     return R;

@@ -119,6 +119,16 @@ TEST(Model, ErrorsNameFileLineAndColumn) {
               StartsWith("m.yaml:2:6: error: effect 'state-write' needs 'On'"));
   EXPECT_THAT(parseError("Functions:\n  - {Name: f, Effect: io, On: this}\n"),
               HasSubstr("'On' only goes with state-write"));
+  // State of the process needs a name for the messages, and stays a state.
+  EXPECT_THAT(
+      parseError("Functions:\n  - {Name: f, Effect: state-write, On: process}\n"),
+      HasSubstr("'On: process' needs a 'Subject'"));
+  EXPECT_THAT(parseError("Functions:\n  - {Name: f, Effect: io, On: process, "
+                         "Subject: s}\n"),
+              HasSubstr("'On' only goes with state-write"));
+  EXPECT_THAT(parseError("Functions:\n  - {Name: f, Effect: state-write, "
+                         "On: proces}\n"),
+              HasSubstr("expected 'this', 'process' or an argument"));
   EXPECT_THAT(parseError("Functions:\n  - {Name: f, Effect: io, Source: x}\n"),
               HasSubstr("Source, Generator and Draws only go with effect 'rng'"));
   EXPECT_THAT(

@@ -22,12 +22,19 @@ run and an unchanged one against the sum of the 200 parses; with --mlx, the
 same for MLX's sources and tests, and a run after three files were edited,
 and the rounds of a single file for MLX's tests/custom_vjp_tests.cpp ("vjp",
 whose includes dominate, as the torch file's).
-Every round is printed, then the medians. Goals (issue 30): first <= 1.10;
+With --database, the files go through a compile_commands.json (CMake's
+form), named relative to its directory as the pre-commit hook names them,
+instead of `-- <flags>`.
+With --baseline, another rematch's rounds of each file run interleaved
+with these, against the same parses (before and after a change, side by
+side).
+Every round is printed, then the medians. Goals (issues 30, 39): first and
+build <= 1.10;
 unchanged <= 0.02 for the torch file and the projects (the parses of the 4k
 and vjp files, 0.2-0.5 s, are ten to twenty times the cost of loading
 rematch's shared libraries: their rows are printed, not judged); edited
 <= 0.30 for the torch and vjp files and <= 1.00 (never slower than its
-parse) for the 4k file; "build" has none: it is paid once per preamble.
+parse) for the 4k file.
 With --probe (build/bench/skip_bodies_probe), each file's rounds also time
 a parse with every function body skipped ("skipped"): the floor of
 re-analysing an edited file without parsing its unchanged bodies again;
@@ -40,6 +47,7 @@ Usage: cache_bench.py --rematch build/tool/rematch [--clang clang++-19]
 """
 
 import argparse
+import json
 import os
 import shutil
 import statistics
@@ -64,40 +72,76 @@ def steps(args):
     return STEPS + (("skipped",) if args.probe else ())
 
 
+def write_database(work, paths, flags):
+    """A CMake-style compile_commands.json for the files: the compiler by
+    path, -o and -c, the file by absolute path."""
+    with open(os.path.join(work, "compile_commands.json"), "w") as f:
+        json.dump([{"directory": work, "file": p,
+                    "command": " ".join(["/usr/bin/c++", *flags, "-o",
+                                         p + ".o", "-c", p])}
+                   for p in paths], f)
+
+
 def one_file(args, name, text, flags):
+    """Each round: the parse, and the steps of rematch (and of --baseline,
+    interleaved, each in a cache of its own). The medians of the ratios,
+    one dict per binary."""
     work = tempfile.mkdtemp(prefix="rematch-cache-")
+    binaries = [args.rematch] + ([args.baseline] if args.baseline else [])
     try:
-        path = os.path.join(work, name + ".cpp")
-        rows = []
+        rows = [[] for _ in binaries]
         for r in range(args.repeat):
-            parse = [args.clang, "-fsyntax-only", path] + flags
-            with open(path, "w") as f:
-                f.write(text)
+            paths = []
+            for b in range(len(binaries)):
+                paths.append(os.path.join(work, "%s-%d.cpp" % (name, b)))
+                with open(paths[b], "w") as f:
+                    f.write(text)
+            parse = [args.clang, "-fsyntax-only", paths[0]] + flags
+            if args.database:
+                write_database(work, paths, flags)
             # A first run and the parse, interleaved, each the median of
             # --samples runs: the two differ by a few per cent, which one
             # pair of runs on a busy machine does not resolve.
-            firsts, parses = [], []
+            firsts, parses = [[] for _ in binaries], []
+            commands = []
             for k in range(args.samples):
-                cache = os.path.join(work, "cache-%d-%d" % (r, k))
-                rematch = [args.rematch, "--summaries-dir=" + cache, path,
-                           "--"] + flags
-                firsts.append(ab.run_once(rematch, (0, 1), "cpu")[0])
+                commands = []
+                for b, binary in enumerate(binaries):
+                    cache = os.path.join(work, "cache-%d-%d-%d" % (b, r, k))
+                    if args.database:
+                        # As the pre-commit hook runs it: from the
+                        # database's directory, the file named relative.
+                        commands.append(
+                            ["sh", "-c", 'cd "$0" && exec "$@"', work, binary,
+                             "-p", ".", "--summaries-dir=" + cache,
+                             os.path.basename(paths[b])])
+                    else:
+                        commands.append([binary, "--summaries-dir=" + cache,
+                                         paths[b], "--"] + flags)
+                    firsts[b].append(ab.run_once(commands[b], (0, 1), "cpu")[0])
                 parses.append(ab.run_once(parse, (0,), "cpu")[0])
-            times = {"first": statistics.median(firsts),
-                     "parse": statistics.median(parses)}
+            times = [{"first": statistics.median(firsts[b]),
+                      "parse": statistics.median(parses)}
+                     for b in range(len(binaries))]
             for step, n in zip(STEPS[1:], (0, 1, 2)):
-                with open(path, "w") as f:
-                    f.write(edited(text, n) if n else text)
-                times[step], _ = ab.run_once(rematch, (0, 1), "cpu")
+                for b in range(len(binaries)):
+                    with open(paths[b], "w") as f:
+                        f.write(edited(text, n) if n else text)
+                    times[b][step], _ = ab.run_once(commands[b], (0, 1), "cpu")
             if args.probe:
-                times["skipped"], _ = ab.run_once(
-                    [args.probe, "--skip", path, "--"] + flags, (0,), "cpu")
-            rows.append(times)
-            print("  %-6s round %d: parse %6.3f s  " % (name, r + 1, times["parse"]) +
-                  "  ".join("%s %.3f" % (s, times[s] / times["parse"])
-                            for s in steps(args)), flush=True)
-        return {s: statistics.median(t[s] / t["parse"] for t in rows)
-                for s in steps(args)}
+                for t in times:
+                    t["skipped"], _ = ab.run_once(
+                        [args.probe, "--skip", paths[0], "--"] + flags, (0,),
+                        "cpu")
+            for b in range(len(binaries)):
+                rows[b].append(times[b])
+                print("  %-6s round %d: %s parse %6.3f s  "
+                      % (name, r + 1, "baseline" if b else "rematch ",
+                         times[b]["parse"]) +
+                      "  ".join("%s %.3f" % (s, times[b][s] / times[b]["parse"])
+                                for s in steps(args)), flush=True)
+        return [{s: statistics.median(t[s] / t["parse"] for t in rows[b])
+                 for s in steps(args)} for b in range(len(binaries))]
     finally:
         shutil.rmtree(work, ignore_errors=True)
 
@@ -197,11 +241,20 @@ def main():
     ap.add_argument("--mlx", default="",
                     help="an MLX source tree (github.com/ml-explore/mlx): "
                     "its sources and tests as a project")
+    ap.add_argument("--baseline", default="",
+                    help="another rematch: its rounds of each file run "
+                    "interleaved with these, against the same parse")
+    ap.add_argument("--database", action="store_true",
+                    help="run the files through a compilation database, "
+                    "named relative to its directory, as the pre-commit "
+                    "hook does, instead of with -- <flags>")
     ap.add_argument("--probe", default="",
                     help="skip_bodies_probe (built with the bench): also "
                     "time each file's parse with every body skipped")
     args = ap.parse_args()
     args.rematch = os.path.abspath(args.rematch)
+    if args.baseline:
+        args.baseline = os.path.abspath(args.baseline)
     if args.probe:
         args.probe = os.path.abspath(args.probe)
     print("rematch cache benchmark: cpu, %d round(s), first runs and parses "
@@ -227,11 +280,14 @@ def main():
         with open(os.path.join(args.mlx, "tests", "custom_vjp_tests.cpp")) as f:
             cases.append(("vjp", f.read(), mlx_flags(args.mlx), 0.30))
     for name, text, flags, goal in cases:
-        med = one_file(args, name, text, flags)
-        print("%-6s median: " % name +
-              "  ".join("%s %.3f" % (s, med[s]) for s in steps(args)),
-              flush=True)
+        meds = one_file(args, name, text, flags)
+        for b, m in enumerate(meds):
+            print("%-6s median: %s " % (name, "baseline" if b else "rematch ") +
+                  "  ".join("%s %.3f" % (s, m[s]) for s in steps(args)),
+                  flush=True)
+        med = meds[0]
         check(name + " first", med["first"], 1.10)
+        check(name + " build", med["build"], 1.10)
         if name == "torch":
             check(name + " unchanged", med["unchanged"], 0.02)
         check(name + " edited", med["edited"], goal)

@@ -2,6 +2,7 @@
 
 #include "Analyzer.h"
 #include "CacheLayout.h"
+#include "Config.h"
 #include "ClangFlags.h"
 #include "RematchOptions.h"
 #include "SkipBodies.h"
@@ -87,18 +88,51 @@ void moveIntoFile(ClangTidyError &E, llvm::StringRef Header,
   });
 }
 
+// The bodies a preamble of File may skip, by the configuration its
+// analysis reads (EffectAnalysis::configure): none when that cannot be
+// read, which its analysis then reports.
+std::optional<clang::tidy::rematch::UnreadBodies>
+unreadBodiesFor(const std::string &ConfigFile, const std::string &File) {
+  namespace rm = clang::tidy::rematch;
+  std::optional<std::string> Path =
+      ConfigFile.empty() ? rm::findConfigFile(File) : ConfigFile;
+  rm::Config C;
+  if (Path) {
+    llvm::Expected<rm::Config> Loaded = rm::loadConfigFile(*Path);
+    if (!Loaded) {
+      llvm::consumeError(Loaded.takeError());
+      return std::nullopt;
+    }
+    C = std::move(*Loaded);
+  }
+  llvm::Expected<std::shared_ptr<const rm::ModelSet>> Models = rm::modelsFor(C);
+  if (!Models) {
+    llvm::consumeError(Models.takeError());
+    return std::nullopt;
+  }
+  return rm::UnreadBodies(std::move(*Models));
+}
+
 } // namespace
 
 FileOutcome Analyzer::analyse(const std::string &File,
                     clang::tidy::rematch::AnalysisHost Host) {
+  // The library bodies the analysis does not read are not parsed
+  // (UnreadBodies.h), unless asked (--parse-library-bodies).
+  if (!O.ParseLibraryBodies)
+    if (std::optional<clang::tidy::rematch::UnreadBodies> Unread =
+            unreadBodiesFor(O.ConfigFile, Names.absolute(File)))
+      Host.Unread = std::make_shared<const clang::tidy::rematch::UnreadBodies>(
+          std::move(*Unread));
   // A parse that skipped recorded bodies, unless the analysis could not
   // use it (BodyReplay.h): then one that skips only the bodies that were
   // not rejected, and at last (or when the parse failed) one of them all.
   for (int Attempt = 0; Host.Bodies && Attempt < 2; ++Attempt) {
     FileOutcome Out = analyseParsing(File, Host);
-    if (!Host.Bodies->failed() &&
-        Out.Status.Status != FileStatus::State::Failed) {
-      Out.BodiesReused = Host.Bodies->skippedCount();
+    if (Out.ParsedWhole || (!Host.Bodies->failed() &&
+                            Out.Status.Status != FileStatus::State::Failed)) {
+      if (!Out.ParsedWhole)
+        Out.BodiesReused = Host.Bodies->skippedCount();
       return Out;
     }
     Host.Bodies = Out.Status.Status == FileStatus::State::Failed
@@ -118,19 +152,41 @@ FileOutcome Analyzer::analyseParsing(const std::string &File,
     if (std::vector<tooling::CompileCommand> Cmds =
             DB.getCompileCommands(Names.absolute(File));
         !Cmds.empty())
-      Pre = Preambles->prepare(Cmds.front(), baseArgs());
-  if (Pre.Args.empty()) {
-    FileOutcome Out = analyseWith(File, Host, Pre);
-    Out.PreambleFailure = Pre.Failure;
-    return Out;
+      Pre = Preambles->prepare(Cmds.front(), baseArgs(), Host.Unread.get());
+  // The parse and the preamble left out the library bodies the analysis
+  // does not read; one it needs after all (a library's function the file
+  // checkpoints) takes a parse of every body, without the preamble, whose
+  // entry stays.
+  bool Unparsed = false;
+  clang::tidy::rematch::AnalysisHost Skipping = Host;
+  Skipping.UnparsedBodyNeeded = [&Unparsed] { Unparsed = true; };
+  FileOutcome Out = analyseWith(File, Skipping, Pre);
+  if (Unparsed)
+    return analyseWhole(File, Host);
+  // A parse that failed with the preamble (a damaged entry) or skipping
+  // bodies is done again without: neither ever changes a report.
+  if (Out.Status.Status == FileStatus::State::Failed &&
+      (!Pre.Args.empty() || Host.Unread)) {
+    if (!Pre.Args.empty())
+      Preambles->drop(Pre);
+    FileOutcome Whole = analyseWhole(File, Host);
+    Whole.PreambleFailure = Pre.Failure;
+    return Whole;
   }
-  FileOutcome Out = analyseWith(File, Host, Pre);
-  if (Out.Status.Status != FileStatus::State::Failed) {
-    Out.PreambleUsed = true;
-    return Out;
-  }
-  Preambles->drop(Pre);
-  return analyseWith(File, Host, PreambleUse());
+  Out.PreambleFailure = Pre.Failure;
+  Out.PreambleUsed = !Pre.Args.empty();
+  return Out;
+}
+
+// Every body parsed, no preamble: a fresh parse, whatever the one before
+// it skipped (the recorded bodies' state belongs to that parse).
+FileOutcome Analyzer::analyseWhole(const std::string &File,
+                                   clang::tidy::rematch::AnalysisHost Host) {
+  Host.Bodies = nullptr;
+  Host.Unread = nullptr;
+  FileOutcome Out = analyseWith(File, Host, PreambleUse());
+  Out.ParsedWhole = true;
+  return Out;
 }
 
 std::vector<std::string> Analyzer::baseArgs() const {
@@ -200,7 +256,7 @@ FileOutcome Analyzer::analyseWith(const std::string &File,
   Out.Status.File = File;
   Host.PreambleInputs = Pre.Inputs;
   ClangTidyContext Context(std::make_unique<DefaultOptionsProvider>(
-      ClangTidyGlobalOptions(), tidyOptions(Pre, Host.Bodies != nullptr)));
+      ClangTidyGlobalOptions(), tidyOptions(Pre, Host.Bodies || Host.Unread)));
 
   // Only rematch's checks run ("-*," in tidyOptions): they may end the
   // matcher traversal early.

@@ -140,6 +140,8 @@ public:
 private:
   FileOutcome analyseParsing(const std::string &File,
                              const clang::tidy::rematch::AnalysisHost &Host);
+  FileOutcome analyseWhole(const std::string &File,
+                           clang::tidy::rematch::AnalysisHost Host);
   // What goes after the compiler's name in every parse: see analyseWith.
   std::vector<std::string> baseArgs() const;
   clang::tidy::ClangTidyOptions tidyOptions(const PreambleUse &Pre,

@@ -105,6 +105,9 @@ OPTIONS:
                                   <torch/torch.h> and the like) beside the
                                   summaries, up to <MiB> (default 4096; 0:
                                   none)
+  --parse-library-bodies          parse the function bodies of system headers
+                                  that the analysis does not read (skipped
+                                  by default: the findings are the same)
   --summaries-only                write the summaries of the files (of this
                                   --shard) and report nothing: phase one of a
                                   CI matrix
@@ -309,6 +312,8 @@ parseCommandLine(const std::vector<std::string> &Args) {
       E = Flag(O.SummariesOnly);
     else if (Name == "no-summaries")
       E = Flag(O.NoSummaries);
+    else if (Name == "parse-library-bodies")
+      E = Flag(O.ParseLibraryBodies);
     else if (Name == "config-file")
       E = Take(O.ConfigFile);
     else if (Name == "output" || Name == "o")

@@ -54,6 +54,10 @@ struct CliOptions {
   // --preamble-cache-size: MiB of precompiled preambles kept beside the
   // summaries (Preamble.h); 0: none built or used.
   unsigned PreambleCacheMiB = 4096;
+  // --parse-library-bodies: parse every function body of the system
+  // headers, which by default are skipped but for those the analysis reads
+  // (UnreadBodies.h).
+  bool ParseLibraryBodies = false;
   bool Fix = false;
   bool NoCache = false; // --no-cache: no findings, summary or preamble reused
   bool Verbose = false; // --verbose: how many files came from the cache

@@ -493,6 +493,12 @@ std::string runStatistics(const std::vector<FileOutcome> &Outcomes,
     OS << "rematch: " << WithPreamble << " file"
        << (WithPreamble == 1 ? "" : "s")
        << " parsed with a precompiled preamble\n";
+  size_t Whole = llvm::count_if(
+      Outcomes, [](const FileOutcome &X) { return X.ParsedWhole; });
+  if (Whole)
+    OS << "rematch: " << Whole << " file" << (Whole == 1 ? "" : "s")
+       << " parsed again with every library body (one the analysis needed, "
+          "or a parse that failed without them)\n";
   for (const FileOutcome &X : Outcomes)
     if (!X.PreambleFailure.empty())
       OS << "rematch: " << Names.name(X.Status.File)

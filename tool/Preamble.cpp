@@ -11,6 +11,7 @@
 #include "clang/Frontend/CompilerInstance.h"
 #include "clang/Frontend/CompilerInvocation.h"
 #include "clang/Frontend/FrontendActions.h"
+#include "clang/Frontend/MultiplexConsumer.h"
 #include "clang/Lex/Lexer.h"
 #include "clang/Tooling/ArgumentsAdjusters.h"
 #include "clang/Tooling/Tooling.h"
@@ -30,17 +31,50 @@ using clang::tidy::rematch::hashText;
 
 namespace {
 
-constexpr llvm::StringLiteral ManifestHeader = "rematch-preamble 1";
+constexpr llvm::StringLiteral ManifestHeader = "rematch-preamble 2";
+
+using clang::tidy::rematch::UnreadBodies;
+
+// Asked first of each body, it says which to skip: the multiplexer skips
+// a body only when every consumer would (the PCH writer would skip all).
+class SkipUnread : public clang::ASTConsumer {
+public:
+  SkipUnread(const UnreadBodies &Unread, const clang::SourceManager &SM)
+      : Unread(Unread), SM(SM) {}
+  bool shouldSkipFunctionBody(clang::Decl *D) override {
+    const clang::FunctionDecl *FD = D ? D->getAsFunction() : nullptr;
+    return FD && Unread.unread(*FD, SM);
+  }
+
+private:
+  const UnreadBodies &Unread;
+  const clang::SourceManager &SM;
+};
 
 // The files a preamble build read, with whether each is a system header.
 // (The invocation owns and destroys the action: the list is the caller's.)
 class BuildPreambleAction : public clang::GeneratePCHAction {
 public:
-  explicit BuildPreambleAction(std::vector<std::pair<std::string, bool>> &Read)
-      : Read(Read) {}
+  BuildPreambleAction(std::vector<std::pair<std::string, bool>> &Read,
+                      const UnreadBodies *Unread)
+      : Read(Read), Unread(Unread) {}
 
 private:
   std::vector<std::pair<std::string, bool>> &Read;
+  const UnreadBodies *Unread;
+
+  std::unique_ptr<clang::ASTConsumer>
+  CreateASTConsumer(clang::CompilerInstance &CI, llvm::StringRef In) override {
+    std::unique_ptr<clang::ASTConsumer> Writer =
+        GeneratePCHAction::CreateASTConsumer(CI, In);
+    if (!Writer || !Unread)
+      return Writer;
+    CI.getFrontendOpts().SkipFunctionBodies = true;
+    std::vector<std::unique_ptr<clang::ASTConsumer>> Both;
+    Both.push_back(std::make_unique<SkipUnread>(*Unread, CI.getSourceManager()));
+    Both.push_back(std::move(Writer));
+    return std::make_unique<clang::MultiplexConsumer>(std::move(Both));
+  }
 
   // The output is already a temporary (PendingEntry), removed if the run is
   // interrupted; the compiler's own would be left behind.
@@ -235,7 +269,8 @@ bool PreambleCache::seenBefore(const std::string &Key) {
 }
 
 PreambleUse PreambleCache::prepare(const clang::tooling::CompileCommand &Command,
-                                   llvm::ArrayRef<std::string> Extra) {
+                                   llvm::ArrayRef<std::string> Extra,
+                                   const UnreadBodies *Unread) {
   PreambleUse Use;
   if (CapBytes == 0)
     return Use;
@@ -247,7 +282,8 @@ PreambleUse PreambleCache::prepare(const clang::tooling::CompileCommand &Command
     return Use;
   std::string Identity = ManifestHeader.str() + "\n" +
                          clang::getClangFullVersion() + "\n" +
-                         Command.Directory + "\n" + P->File + "\n";
+                         Command.Directory + "\n" + P->File + "\n" +
+                         (Unread ? Unread->identity() : "") + "\n";
   for (const std::string &A : Args)
     Identity += A + '\0';
   Identity += P->Text;
@@ -271,7 +307,8 @@ PreambleUse PreambleCache::prepare(const clang::tooling::CompileCommand &Command
     if (!seenBefore(Key))
       return {};
     std::string Failure;
-    Inputs = build(Key, P->File, P->Text, Args, Command.Directory, Failure);
+    Inputs = build(Key, P->File, P->Text, Args, Command.Directory, Unread,
+                   Failure);
     if (!Inputs) {
       PreambleUse None;
       None.Failure = std::move(Failure);
@@ -290,7 +327,8 @@ PreambleUse PreambleCache::prepare(const clang::tooling::CompileCommand &Command
 std::optional<std::vector<std::pair<std::string, bool>>>
 PreambleCache::build(const std::string &Key, const std::string &File,
                      const std::string &Text, std::vector<std::string> Args,
-                     const std::string &WorkingDir, std::string &Failure) {
+                     const std::string &WorkingDir, const UnreadBodies *Unread,
+                     std::string &Failure) {
   std::string Header = path(Key, ".h"), Pch = path(Key, ".pch");
   if (fs::create_directories(Dir) || writeAtomically(Header, Text)) {
     Failure = "cannot write in " + Dir;
@@ -320,7 +358,7 @@ PreambleCache::build(const std::string &Key, const std::string &File,
       new clang::FileManager(FSO, FS));
   std::vector<std::pair<std::string, bool>> Read;
   clang::tooling::ToolInvocation Invocation(
-      Args, std::make_unique<BuildPreambleAction>(Read), Files.get());
+      Args, std::make_unique<BuildPreambleAction>(Read, Unread), Files.get());
   FirstError Errors;
   Invocation.setDiagnosticConsumer(&Errors);
   // An error in the preamble may leave run() true and no output written.

@@ -51,6 +51,9 @@ struct FileOutcome {
   // for --verbose, likewise.
   std::string PreambleFailure;
   bool PreambleUsed = false; // parsed with a precompiled preamble
+  // Parsed again with every body, no preamble: the skipping parse left out
+  // a body the analysis needed, or failed with the preamble.
+  bool ParsedWhole = false;
   // A whole-program run parsed the file a second time: its first parse's
   // findings were computed without facts another file of the same run
   // gave (for --verbose, likewise).

@@ -3,7 +3,8 @@
 // clang-tidy builds its own front-end action; the parse of a file whose
 // bodies were recorded (checks/analysis/BodyReplay.h) reaches it through a
 // plugin action the command line adds (skipBodiesArgs()), which finds them
-// in the host of the parse's file system (AnalysisHost.h). The plugin turns
+// in the host of the parse's file system (AnalysisHost.h), with the
+// library bodies the analysis does not read (UnreadBodies.h). The plugin turns
 // on FrontendOptions::SkipFunctionBodies and, as the first consumer, says
 // for each body whether to skip it; clang-tidy's own consumers skip
 // whatever the first one skips.
@@ -24,15 +25,21 @@ using clang::tidy::rematch::BodyReplay;
 
 class SkipConsumer : public clang::ASTConsumer {
 public:
-  SkipConsumer(std::shared_ptr<BodyReplay> Replay, clang::CompilerInstance &CI)
-      : Replay(std::move(Replay)), CI(CI) {}
+  SkipConsumer(const clang::tidy::rematch::AnalysisHost &Host,
+               clang::CompilerInstance &CI)
+      : Replay(Host.Bodies), Unread(Host.Unread), CI(CI) {}
   bool shouldSkipFunctionBody(clang::Decl *D) override {
     const clang::FunctionDecl *FD = D ? D->getAsFunction() : nullptr;
-    return FD && Replay->decide(*FD, CI.getSourceManager(), CI.getLangOpts());
+    if (!FD)
+      return false;
+    if (Unread && Unread->unread(*FD, CI.getSourceManager()))
+      return true;
+    return Replay && Replay->decide(*FD, CI.getSourceManager(), CI.getLangOpts());
   }
 
 private:
   std::shared_ptr<BodyReplay> Replay;
+  std::shared_ptr<const clang::tidy::rematch::UnreadBodies> Unread;
   clang::CompilerInstance &CI;
 };
 
@@ -42,10 +49,10 @@ protected:
   CreateASTConsumer(clang::CompilerInstance &CI, llvm::StringRef) override {
     const clang::tidy::rematch::AnalysisHost *Host =
         clang::tidy::rematch::hostOf(CI.getVirtualFileSystem());
-    if (!Host || !Host->Bodies)
+    if (!Host || (!Host->Bodies && !Host->Unread))
       return std::make_unique<clang::ASTConsumer>(); // skips nothing: off
     CI.getFrontendOpts().SkipFunctionBodies = true;
-    return std::make_unique<SkipConsumer>(Host->Bodies, CI);
+    return std::make_unique<SkipConsumer>(*Host, CI);
   }
   bool ParseArgs(const clang::CompilerInstance &,
                  const std::vector<std::string> &) override {
@@ -56,7 +63,8 @@ protected:
 
 clang::FrontendPluginRegistry::Add<SkipBodiesAction>
     Registered("rematch-skip-bodies",
-               "skip the function bodies rematch recorded as unchanged");
+               "skip the function bodies rematch recorded as unchanged "
+               "or does not read");
 
 } // namespace
 

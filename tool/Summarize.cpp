@@ -60,6 +60,7 @@ std::string portableOutcome(FileOutcome Out, llvm::StringRef Root) {
   Out.BodiesReused = 0;
   Out.PreambleFailure.clear();
   Out.PreambleUsed = false;
+  Out.ParsedWhole = false;
   return encodeOutcome(Out);
 }
 

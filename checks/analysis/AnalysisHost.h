@@ -21,6 +21,7 @@
 
 #include "BodyReplay.h"
 #include "ExternalSummaries.h"
+#include "UnreadBodies.h"
 #include "llvm/Support/VirtualFileSystem.h"
 #include <functional>
 #include <memory>
@@ -54,6 +55,14 @@ struct AnalysisHost {
   // it with the parse that skips them and, when it failed(), parses again
   // without it.
   std::shared_ptr<BodyReplay> Bodies;
+  // The library bodies this parse may skip, which the analysis does not
+  // read (UnreadBodies.h): the skip-bodies plugin skips them. Null: none.
+  std::shared_ptr<const UnreadBodies> Unread;
+  // Called when the analysis needs a body the parse skipped that no record
+  // stands in for (a library's: Unread, or left out of the precompiled
+  // preamble). It then reports and sinks nothing; the front end parses the
+  // file again with every body.
+  std::function<void()> UnparsedBodyNeeded;
   // Receives the records of this TU's bodies (BodyRecorder::text()) after
   // its summary went to Sink. Empty: none are made.
   std::function<void(std::string)> BodySink;

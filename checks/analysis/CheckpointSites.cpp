@@ -127,7 +127,7 @@ void addMethods(const CXXRecordDecl *RD, Callable::Kind K, PickT Pick,
       if (!MD || !Pick(*MD))
         continue;
       for (const FunctionDecl *Spec : FTD->specializations())
-        if (Spec->hasBody())
+        if (hasBodyHere(*Spec)) // a library's skipped: parsed again
           Out.push_back({K, Spec, Name, Lambda});
     }
   }

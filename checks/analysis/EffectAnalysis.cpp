@@ -68,6 +68,10 @@ EffectAnalysis::EffectAnalysis(ASTContext &Ctx, const AnalysisSettings &S)
     Sites.clear();
     return;
   }
+  if (needsUnparsedBody()) {
+    Sites.clear();
+    return;
+  }
   // What this TU tells the others is what its functions do by themselves
   // and whom they call, read by the one walk of each body (Prefetched),
   // which the analysis below then takes over.
@@ -76,6 +80,11 @@ EffectAnalysis::EffectAnalysis(ASTContext &Ctx, const AnalysisSettings &S)
     Local = exportSummary();
   solve();
   computeFindings();
+  if (needsUnparsedBody()) {
+    Sites.clear();
+    Findings.clear();
+    return;
+  }
   if (Host && Host->ConditionalSink) {
     std::vector<std::tuple<std::string, PlainLocation, std::string>> Places;
     for (const Finding &F : Findings)
@@ -113,7 +122,23 @@ DirectFacts EffectAnalysis::factsOf(const FunctionDecl &FD) {
   const FunctionDecl *Def = FD.getDefinition();
   if (Replay && Def && Replay->isSkipped(Def))
     return Replay->facts(*Def, Ctx, Pool);
+  if (Def && Def->hasSkippedBody())
+    UnparsedBody = true;
   return collectDirectFacts(FD, Ctx, *Known, Pool);
+}
+
+bool EffectAnalysis::needsUnparsedBody() {
+  if (!UnparsedBody)
+    for (const CheckpointSite &Site : Sites)
+      for (const Callable &C : Site.Callables)
+        if (const FunctionDecl *Def =
+                C.Body ? C.Body->getDefinition() : nullptr;
+            Def && Def->hasSkippedBody() &&
+            !(Replay && Replay->isSkipped(Def)))
+          UnparsedBody = true;
+  if (UnparsedBody && Host && Host->UnparsedBodyNeeded)
+    Host->UnparsedBodyNeeded();
+  return UnparsedBody;
 }
 
 // A checkpointed function's own body is read by the checks (fix-its): one

@@ -207,6 +207,11 @@ private:
   DirectFacts factsOf(const FunctionDecl &FD);
   // Whether the checks need a body the parse skipped (BodyReplay.h).
   bool needsSkippedBody(); // rejects each such body
+  // Whether the analysis needs a body the parse skipped that no record
+  // stands in for: a system header's, which the precompiled preamble left
+  // out (UnreadBodies.h). Said to the front end (AnalysisHost::
+  // UnparsedBodyNeeded), which parses the file again without it.
+  bool needsUnparsedBody();
 
   class SummarySolver; // computeSummaries' state and steps
   void computeSummaries(const std::vector<const FunctionDecl *> &Roots);
@@ -216,6 +221,7 @@ private:
   ASTContext &Ctx;
   const AnalysisHost *Host; // from the front end; null: the plugin
   BodyReplay *Replay = nullptr;             // the bodies the parse skipped
+  bool UnparsedBody = false; // factsOf met one (needsUnparsedBody)
   std::unique_ptr<BodyRecorder> Recorder;   // records the bodies walked
   Config Cfg;
   std::string ConfigError;

@@ -131,8 +131,10 @@ void ModelSet::indexOuterScopes() {
     for (const std::string &C : R->Classes)
       OuterScopes.insert(StringRef(C).split("::").first);
   }
-  for (const auto &A : Analysed)
+  for (const auto &A : Analysed) {
     OuterScopes.insert(A.getKey().split("::").first);
+    AnalysedOuter.insert(A.getKey().split("::").first);
+  }
 }
 
 ArrayRef<const ModelEntry *> ModelSet::named(StringRef Name) const {
@@ -160,6 +162,14 @@ bool ModelSet::isAnalysed(StringRef Scope) const {
     S = S.take_front(Colon);
   }
   return false;
+}
+
+std::vector<std::string> ModelSet::analysedScopes() const {
+  std::vector<std::string> Out;
+  for (const auto &A : Analysed)
+    Out.push_back(A.getKey().str());
+  llvm::sort(Out);
+  return Out;
 }
 
 std::vector<std::string> ModelSet::paths() const {

@@ -67,6 +67,14 @@ public:
   // Whether code in this scope (a qualified class or namespace name) is
   // analysed even in system headers (Analyse:).
   bool isAnalysed(llvm::StringRef Scope) const;
+  // Those scopes, sorted.
+  std::vector<std::string> analysedScopes() const;
+  // Whether a scope named Outer (outermost: a namespace or class at the
+  // top) may hold an analysed one: false for most of a library's code,
+  // which then costs no qualified name.
+  bool mayAnalyseWithin(llvm::StringRef Outer) const {
+    return AnalysedOuter.contains(Outer);
+  }
   // The entry points the models and the configuration name, and what each
   // replays (empty: nothing).
   const llvm::StringMap<std::vector<std::string>> &entryPoints() const {
@@ -107,6 +115,7 @@ private:
   llvm::StringMap<unsigned> Types;
   llvm::StringSet<> ContainerMutators, LogStreams, StdHandles, AllowedGlobals;
   llvm::StringSet<> Analysed;
+  llvm::StringSet<> AnalysedOuter; // first components of Analysed
   llvm::StringSet<> OuterScopes; // first components of the above
   bool AnyUnscopedRule = false;  // a rule with no Namespace: nor Class:
   llvm::StringMap<ModelSource> Sources;

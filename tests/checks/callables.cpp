@@ -64,6 +64,19 @@ void positive_library_functor_calling_user_code(rematch::Segment &seg) {
   seg.forward(twice); // expect: rematch-counter-update {{checkpointed functor 'vendor::Twice' calls 'Bump::operator()', which increments 'g_calls'}} expect-note: callable is checkpointed
 }
 
+// Checkpointed directly, a library's function or call operator template:
+// its body is read, as a functor's is (rematch's own parse skips the
+// bodies of system headers, and parses them when the file checkpoints one:
+// UnreadBodies.h).
+void positive_library_function(rematch::Segment &seg, vendor::Counter &c) {
+  seg.forward(vendor::draw); // expect: rematch-counter-update {{checkpointed function 'vendor::draw' increments 'g_draws'}} expect-note: callable is checkpointed
+  seg.forward(c); // expect: rematch-counter-update {{checkpointed functor 'vendor::Counter' increments 'n'}} expect-note: callable is checkpointed
+  seg.forward([&] { c(1); }); // a library's call, not followed
+}
+void negative_library_function(rematch::Segment &seg) {
+  seg.forward(vendor::peek);
+}
+
 // ---- a lambda made outside and called inside ---------------------------
 
 // A closure made before the checkpoint and called from the checkpointed

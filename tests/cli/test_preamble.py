@@ -112,6 +112,53 @@ class Project(unittest.TestCase):
                          [("rematch-counter-update", 5)], err)
         self.assertGreaterEqual(len(self.preambles(".pch")), 1)
 
+    def test_a_library_body_the_file_checkpoints_is_parsed(self):
+        # The preamble leaves out a system header's bodies, which the
+        # analysis does not read (UnreadBodies.h), but for one the file
+        # checkpoints itself: that run parses without the preamble, which
+        # stays for the next edit.
+        os.mkdir(os.path.join(self.dir, "sys"))
+        self.write("sys/lib.h", "#pragma once\nnamespace lib {\n"
+                   "inline int g_n = 0;\n"
+                   "inline int bump() { return ++g_n; }\n"
+                   "inline int quiet() { return g_n; }\n}\n")
+        checkpointed = ('#include "prelude.h"\n#include <lib.h>\n\n'
+                        "void step(rematch::Segment &seg) {\n"
+                        "  seg.forward(lib::bump);\n}\n")
+        self.write("main.cpp", checkpointed)
+
+        def verbose():
+            forget_findings(os.path.join(self.dir, "cache"))
+            p = subprocess.run([TOOLS.rematch, "--format=json", "--verbose",
+                                "--summaries-dir=cache", "main.cpp", "--",
+                                "-std=c++17", "-isystem", "sys"],
+                               cwd=self.dir, capture_output=True, text=True,
+                               timeout=600)
+            self.assertIn(p.returncode, (0, 1), p.stderr)
+            found = sorted((f["check"], f["line"], f["message"])
+                           for f in json.loads(p.stdout)["findings"])
+            return found, "parsed with a precompiled preamble" in p.stderr
+
+        fresh, used = verbose()
+        self.assertEqual([f[:2] for f in fresh],
+                         [("rematch-counter-update", 5)])
+        self.assertFalse(used)
+        again, used = verbose()  # the preamble built, and not used
+        self.assertEqual(again, fresh)
+        self.assertFalse(used)
+        [pch] = self.preambles(".pch")
+        # An edit that checkpoints none of the library's bodies uses it.
+        self.write("main.cpp", checkpointed.replace("lib::bump",
+                                                    "[] { return 1; }"))
+        found, used = verbose()
+        self.assertEqual(found, [])
+        self.assertTrue(used)
+        self.write("main.cpp", checkpointed)
+        found, used = verbose()
+        self.assertEqual(found, fresh)
+        self.assertFalse(used)
+        self.assertEqual(self.preambles(".pch"), [pch])
+
     def test_a_cache_reached_by_another_path_names_the_file(self):
         # The leading block defines a macro the finding's note points into:
         # its location is in the header the preamble was built from, under

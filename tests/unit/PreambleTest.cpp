@@ -10,6 +10,8 @@
 
 #include "Preamble.h"
 #include "CacheDirectory.h"
+#include "Model.h"
+#include "ModelSet.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/Support/FileSystem.h"
@@ -29,6 +31,7 @@ protected:
     ASSERT_FALSE(fs::createUniqueDirectory("preamble", Dir));
     write("h.h", "#pragma once\ninline int h() { return 1; }\n");
     write("a.cpp", "#include \"h.h\"\nint f() { return h(); }\n");
+    ASSERT_FALSE(fs::create_directory(path("sys")));
   }
   void TearDown() override { fs::remove_directories(Dir); }
 
@@ -47,12 +50,14 @@ protected:
   clang::tooling::CompileCommand command(llvm::StringRef File) const {
     return clang::tooling::CompileCommand(
         std::string(Dir), File.str(),
-        {"clang++", "-std=c++17", "-c", File.str()}, "");
+        {"clang++", "-std=c++17", "-isystem", path("sys"), "-c", File.str()},
+        "");
   }
   // One run's look at File: a cache of its own over the shared directory.
-  PreambleUse run(llvm::StringRef File = "a.cpp", uint64_t Cap = 1u << 30) {
+  PreambleUse run(llvm::StringRef File = "a.cpp", uint64_t Cap = 1u << 30,
+                  const clang::tidy::rematch::UnreadBodies *Unread = nullptr) {
     PreambleCache Cache(path("cache.preambles"), Cap);
-    return Cache.prepare(command(File), {});
+    return Cache.prepare(command(File), {}, Unread);
   }
   // The entries' files, by extension (".pch", ".seen", ...; "tmp": the
   // temporaries of writes).
@@ -96,8 +101,8 @@ TEST_F(PreambleTest, BuiltOnTheSecondSightingThenUsed) {
 
 TEST_F(PreambleTest, OneRunSeeingAFileTwiceBuildsNone) {
   PreambleCache Cache(path("cache.preambles"), 1u << 30);
-  EXPECT_TRUE(Cache.prepare(command("a.cpp"), {}).Args.empty());
-  EXPECT_TRUE(Cache.prepare(command("a.cpp"), {}).Args.empty());
+  EXPECT_TRUE(Cache.prepare(command("a.cpp"), {}, nullptr).Args.empty());
+  EXPECT_TRUE(Cache.prepare(command("a.cpp"), {}, nullptr).Args.empty());
   EXPECT_TRUE(entries(".pch").empty());
 }
 
@@ -146,6 +151,48 @@ TEST_F(PreambleTest, AFailedBuildIsRememberedNotRetried) {
   EXPECT_TRUE(entries(".pch").empty());
   // And nothing half-written is left.
   EXPECT_TRUE(entries("tmp").empty());
+}
+
+// The bodies the analysis never reads are not parsed into the preamble: an
+// error only the body's parse sees does not fail the build. A user
+// header's body, a system header's copy constructor and a body in a scope
+// the models analyse are parsed: there the error fails it.
+TEST_F(PreambleTest, SkipsTheBodiesTheAnalysisNeverReads) {
+  using namespace clang::tidy::rematch;
+  llvm::Expected<ModelFile> M = parseModel("Analyse: [lib::read]\n", "m.yaml");
+  ASSERT_TRUE(bool(M)) << llvm::toString(M.takeError());
+  UnreadBodies Unread(std::make_shared<const ModelSet>(
+      std::vector<std::shared_ptr<const ModelFile>>{
+          std::make_shared<const ModelFile>(std::move(*M))},
+      Config()));
+  write("sys/lib.h", "namespace lib {\n"
+                     "inline int skipped() { return undeclared; }\n"
+                     "struct S { int f() { return undeclared; } };\n"
+                     "}\n");
+  write("sys/copy.h", "struct C {\n  int V;\n"
+                      "  C(const C &O) : V(undeclared) {}\n};\n");
+  write("sys/read.h",
+        "namespace lib::read { inline int g() { return undeclared; } }\n");
+  write("user.h", "inline int u() { return undeclared; }\n");
+  struct Case {
+    const char *Header;
+    bool Builds;
+  };
+  for (Case C : {Case{"<lib.h>", true}, Case{"<copy.h>", false},
+                 Case{"<read.h>", false}, Case{"\"user.h\"", false}}) {
+    std::string File = "uses" + std::to_string(C.Header[1]) + ".cpp";
+    write(File, "#include " + std::string(C.Header) + "\nint main();\n");
+    run(File, 1u << 30, &Unread);
+    PreambleUse Built = run(File, 1u << 30, &Unread);
+    EXPECT_EQ(!Built.Args.empty(), C.Builds) << C.Header << Built.Failure;
+    if (!C.Builds)
+      EXPECT_NE(Built.Failure.find("undeclared"), std::string::npos)
+          << Built.Failure;
+  }
+  // Without the policy every body is parsed.
+  write("plain.cpp", "#include <lib.h>\nint main();\n");
+  run("plain.cpp");
+  EXPECT_TRUE(run("plain.cpp").Args.empty());
 }
 
 TEST_F(PreambleTest, NothingToPrecompile) {

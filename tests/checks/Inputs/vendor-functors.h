@@ -26,6 +26,16 @@ template <class F> struct Twice {
     f();
   }
 };
+// A call operator template: each instantiation runs.
+struct Counter {
+  unsigned n = 0;
+  template <class... A> void operator()(A...) { ++n; }
+};
+// A library function that changes the library's state.
+inline unsigned g_draws = 0;
+inline void draw() { ++g_draws; }
+// One that does not.
+inline unsigned peek() { return g_draws; }
 } // namespace vendor
 
 // Entry points whose data include callables.

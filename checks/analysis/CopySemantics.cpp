@@ -23,6 +23,10 @@ Copy join(Copy A, Copy B) {
 
 // `o.p_`, with o the copy constructor's parameter.
 bool readsSourceMember(const Expr *E, const ParmVarDecl &Source) {
+  // In a template's text, `: p_(o.p_)` of a dependent type stays a list.
+  if (const auto *PL = dyn_cast_or_null<ParenListExpr>(E);
+      PL && PL->getNumExprs() == 1)
+    E = PL->getExpr(0);
   const auto *ME = dyn_cast_or_null<MemberExpr>(skipCopies(E));
   if (!ME || !isa<FieldDecl>(ME->getMemberDecl()))
     return false;
@@ -30,9 +34,21 @@ bool readsSourceMember(const Expr *E, const ParmVarDecl &Source) {
   return DRE && DRE->getDecl() == &Source;
 }
 
+// The type of Member (a field of the copy constructor's class, or of the
+// class template whose text it is) in RD: a template's text names its
+// fields with types that depend on its parameters.
+QualType fieldType(const ValueDecl *Member, const CXXRecordDecl &RD) {
+  if (const auto *F = dyn_cast<FieldDecl>(Member);
+      F && F->getParent() != &RD && F->getDeclName().isIdentifier())
+    for (const FieldDecl *Mine : RD.fields())
+      if (Mine->getDeclName() == F->getDeclName())
+        return Mine->getType();
+  return Member->getType();
+}
+
 // `p_ = o.p_;` or `this->p_ = o.p_;` on a member the copy would share.
 bool assignsSourceMember(const Stmt *S, const ParmVarDecl &Source,
-                         const CopySemantics &Copies) {
+                         const CXXRecordDecl &RD, const CopySemantics &Copies) {
   const Expr *L = nullptr, *R = nullptr;
   if (const auto *BO = dyn_cast<BinaryOperator>(S);
       BO && BO->getOpcode() == BO_Assign) {
@@ -46,7 +62,21 @@ bool assignsSourceMember(const Stmt *S, const ParmVarDecl &Source,
   const auto *ME = dyn_cast_or_null<MemberExpr>(L ? L->IgnoreParenImpCasts()
                                                   : nullptr);
   return ME && isa<CXXThisExpr>(ME->getBase()->IgnoreParenImpCasts()) &&
-         Copies.shares(ME->getType()) && readsSourceMember(R, Source);
+         Copies.shares(fieldType(ME->getMemberDecl(), RD)) &&
+         readsSourceMember(R, Source);
+}
+
+// The text of a written copy constructor: its definition, or for a class
+// template's that nothing instantiated (a library's, whose uses the parse
+// skipped: UnreadBodies.h), the template's: the answer then does not hang
+// on whether some other body instantiated it (fieldType: the template's
+// fields are read with the types they have in the class).
+const CXXConstructorDecl *writtenCopy(const CXXConstructorDecl &Ctor) {
+  if (Ctor.hasBody())
+    return cast<CXXConstructorDecl>(Ctor.getDefinition());
+  const FunctionDecl *Pattern = Ctor.getTemplateInstantiationPattern();
+  const FunctionDecl *Def = Pattern ? Pattern->getDefinition() : nullptr;
+  return Def && Def->hasBody() ? dyn_cast<CXXConstructorDecl>(Def) : nullptr;
 }
 
 const CXXConstructorDecl *copyConstructor(const CXXRecordDecl &RD) {
@@ -90,19 +120,20 @@ Copy CopySemantics::ofClass(const CXXRecordDecl &RD) const {
       C = Copy::Unknown;
     } else if (Ctor && Ctor->isDeleted()) {
       C = Copy::Value; // move-only: what was moved in is owned
-    } else if (Ctor && Ctor->isUserProvided() && Ctor->hasBody()) {
+    } else if (const CXXConstructorDecl *Def =
+                   Ctor && Ctor->isUserProvided() ? writtenCopy(*Ctor)
+                                                  : nullptr) {
       // A written copy: what it copies from the source decides.
-      const auto *Def = cast<CXXConstructorDecl>(Ctor->getDefinition());
       const ParmVarDecl *Source = Def->getParamDecl(0);
       C = Copy::Value;
       for (const CXXCtorInitializer *I : Def->inits())
         if (I->isMemberInitializer() && I->isWritten() &&
-            shares(I->getMember()->getType()) &&
+            shares(fieldType(I->getMember(), RD)) &&
             readsSourceMember(I->getInit(), *Source))
           C = Copy::Handle;
       if (const Stmt *Body = Def->getBody())
         for (const Stmt *S : Body->children())
-          if (S && assignsSourceMember(S, *Source, *this))
+          if (S && assignsSourceMember(S, *Source, RD, *this))
             C = Copy::Handle;
     } else {
       C = members(RD);

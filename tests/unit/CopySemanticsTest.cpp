@@ -97,6 +97,32 @@ MoveOnly moveonly; Defaulted defaulted;
   EXPECT_STREQ(C.of("defaulted"), "handle");
 }
 
+// A class template's written copy decides whether or not anything
+// instantiated it (the parse skips the library bodies that would:
+// UnreadBodies.h), its fields read with the types they have in the class.
+TEST(CopySemantics, TemplateCopiesDecideInstantiatedOrNot) {
+  Classified C(R"cpp(
+template <class T> struct Shallow {
+  T *data;
+  Shallow(const Shallow &o) : data(o.data) {}
+};
+template <class T> struct Deep {
+  T *data;
+  Deep(const Deep &o) : data(new T(*o.data)) {}
+};
+template <class T> struct InBody {
+  T *data;
+  InBody(const InBody &o) { data = o.data; }
+};
+Shallow<float> shallow; Deep<float> deep; InBody<float> body;
+Shallow<int> used; Shallow<int> copy = used;
+)cpp");
+  EXPECT_STREQ(C.of("shallow"), "handle"); // never instantiated
+  EXPECT_STREQ(C.of("deep"), "value");
+  EXPECT_STREQ(C.of("body"), "handle");
+  EXPECT_STREQ(C.of("copy"), "handle"); // instantiated
+}
+
 TEST(CopySemantics, StandardLibraryOnItsRealHeaders) {
   Classified C(R"cpp(
 #include <array>

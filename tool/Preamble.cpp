@@ -2,6 +2,7 @@
 
 #include "Preamble.h"
 #include "CacheDirectory.h"
+#include "SkipBodies.h"
 #include "Summaries.h"
 #include "analysis/Summary.h"
 #include "clang/Basic/FileManager.h"
@@ -35,22 +36,6 @@ constexpr llvm::StringLiteral ManifestHeader = "rematch-preamble 2";
 
 using clang::tidy::rematch::UnreadBodies;
 
-// Asked first of each body, it says which to skip: the multiplexer skips
-// a body only when every consumer would (the PCH writer would skip all).
-class SkipUnread : public clang::ASTConsumer {
-public:
-  SkipUnread(const UnreadBodies &Unread, const clang::SourceManager &SM)
-      : Unread(Unread), SM(SM) {}
-  bool shouldSkipFunctionBody(clang::Decl *D) override {
-    const clang::FunctionDecl *FD = D ? D->getAsFunction() : nullptr;
-    return FD && Unread.unread(*FD, SM);
-  }
-
-private:
-  const UnreadBodies &Unread;
-  const clang::SourceManager &SM;
-};
-
 // The files a preamble build read, with whether each is a system header.
 // (The invocation owns and destroys the action: the list is the caller's.)
 class BuildPreambleAction : public clang::GeneratePCHAction {
@@ -71,7 +56,9 @@ private:
       return Writer;
     CI.getFrontendOpts().SkipFunctionBodies = true;
     std::vector<std::unique_ptr<clang::ASTConsumer>> Both;
-    Both.push_back(std::make_unique<SkipUnread>(*Unread, CI.getSourceManager()));
+    // First: the multiplexer skips a body only when every consumer would
+    // (the PCH writer would skip all).
+    Both.push_back(skippingConsumer(nullptr, Unread, CI));
     Both.push_back(std::move(Writer));
     return std::make_unique<clang::MultiplexConsumer>(std::move(Both));
   }

@@ -25,9 +25,10 @@ using clang::tidy::rematch::BodyReplay;
 
 class SkipConsumer : public clang::ASTConsumer {
 public:
-  SkipConsumer(const clang::tidy::rematch::AnalysisHost &Host,
+  SkipConsumer(BodyReplay *Replay,
+               const clang::tidy::rematch::UnreadBodies *Unread,
                clang::CompilerInstance &CI)
-      : Replay(Host.Bodies), Unread(Host.Unread), CI(CI) {}
+      : Replay(Replay), Unread(Unread), CI(CI) {}
   bool shouldSkipFunctionBody(clang::Decl *D) override {
     const clang::FunctionDecl *FD = D ? D->getAsFunction() : nullptr;
     if (!FD)
@@ -38,8 +39,8 @@ public:
   }
 
 private:
-  std::shared_ptr<BodyReplay> Replay;
-  std::shared_ptr<const clang::tidy::rematch::UnreadBodies> Unread;
+  BodyReplay *Replay;
+  const clang::tidy::rematch::UnreadBodies *Unread;
   clang::CompilerInstance &CI;
 };
 
@@ -52,7 +53,7 @@ protected:
     if (!Host || (!Host->Bodies && !Host->Unread))
       return std::make_unique<clang::ASTConsumer>(); // skips nothing: off
     CI.getFrontendOpts().SkipFunctionBodies = true;
-    return std::make_unique<SkipConsumer>(*Host, CI);
+    return skippingConsumer(Host->Bodies.get(), Host->Unread.get(), CI);
   }
   bool ParseArgs(const clang::CompilerInstance &,
                  const std::vector<std::string> &) override {
@@ -67,6 +68,13 @@ clang::FrontendPluginRegistry::Add<SkipBodiesAction>
                "or does not read");
 
 } // namespace
+
+std::unique_ptr<clang::ASTConsumer>
+skippingConsumer(BodyReplay *Replay,
+                 const clang::tidy::rematch::UnreadBodies *Unread,
+                 clang::CompilerInstance &CI) {
+  return std::make_unique<SkipConsumer>(Replay, Unread, CI);
+}
 
 std::vector<std::string> skipBodiesArgs() {
   (void)Registered; // keeps this file's registration in the program

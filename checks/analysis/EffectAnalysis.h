@@ -208,9 +208,9 @@ private:
   // Whether the checks need a body the parse skipped (BodyReplay.h).
   bool needsSkippedBody(); // rejects each such body
   // Whether the analysis needs a body the parse skipped that no record
-  // stands in for: a system header's, which the precompiled preamble left
-  // out (UnreadBodies.h). Said to the front end (AnalysisHost::
-  // UnparsedBodyNeeded), which parses the file again without it.
+  // stands in for: a library's, which the parse or its precompiled
+  // preamble left out (UnreadBodies.h). Said to the front end
+  // (AnalysisHost::UnparsedBodyNeeded), which parses the file again whole.
   bool needsUnparsedBody();
 
   class SummarySolver; // computeSummaries' state and steps

@@ -159,6 +159,50 @@ class Project(unittest.TestCase):
         self.assertFalse(used)
         self.assertEqual(self.preambles(".pch"), [pch])
 
+    def test_library_bodies_are_skipped_from_a_database_and_with_flags(self):
+        # Taken, not only equal: a library body with an error that only its
+        # parse sees (an undeclared name) fails the file when it is parsed
+        # (--parse-library-bodies) and not when it is skipped, however the
+        # file is named. A file that checkpoints that very function needs
+        # the body, and is parsed whole.
+        os.mkdir(os.path.join(self.dir, "sys"))
+        self.write("sys/lib.h", "#pragma once\nnamespace lib {\n"
+                   "inline int broken() { return undeclared_name; }\n}\n")
+        self.write("main.cpp", '#include "prelude.h"\n#include "effect.h"\n'
+                   "#include <lib.h>\n\nvoid step(rematch::Segment &seg) {\n"
+                   "  seg.forward([] { effect(); return 0; });\n}\n")
+        flags = ["--", "-std=c++17", "-isystem", "sys"]
+        with open(os.path.join(self.dir, "compile_commands.json"), "w") as f:
+            json.dump([{"directory": self.dir, "file": "main.cpp",
+                        "arguments": ["/usr/bin/c++", "-std=c++17", "-isystem",
+                                      "sys", "-c", "main.cpp"]}], f)
+
+        def analyse(*args):
+            p = subprocess.run([TOOLS.rematch, "--format=json", "--verbose",
+                                "--no-summaries", *args], cwd=self.dir,
+                               capture_output=True, text=True, timeout=600)
+            report = json.loads(p.stdout)
+            errors = [e for f in report["files"] for e in f["errors"]]
+            return (p.returncode, [(f["check"], f["line"])
+                                   for f in report["findings"]], errors,
+                    p.stderr)
+
+        for mode in (["main.cpp", *flags], ["-p", ".", "main.cpp"]):
+            rc, found, errors, err = analyse(*mode)
+            self.assertEqual((rc, found, errors),
+                             (1, [("rematch-counter-update", 6)], []),
+                             (mode, err))
+            self.assertNotIn("parsed again with every library body", err)
+            rc, found, errors, err = analyse("--parse-library-bodies", *mode)
+            self.assertTrue(any("undeclared_name" in e for e in errors),
+                            (mode, errors))
+        self.write("main.cpp", '#include "prelude.h"\n#include <lib.h>\n\n'
+                   "void step(rematch::Segment &seg) {\n"
+                   "  seg.forward(lib::broken);\n}\n")
+        rc, found, errors, err = analyse("main.cpp", *flags)
+        self.assertIn("1 file parsed again with every library body", err)
+        self.assertTrue(any("undeclared_name" in e for e in errors), errors)
+
     def test_a_cache_reached_by_another_path_names_the_file(self):
         # The leading block defines a macro the finding's note points into:
         # its location is in the header the preamble was built from, under
